@@ -1,0 +1,156 @@
+import Foundation
+import Hummingbird
+import OpenAPIHummingbird
+import OpenAPIRuntime
+import PopcornAPI
+
+/// JSON API v1: the generated `APIProtocol` implemented over the same services as the pages.
+struct APIController: APIProtocol {
+    let services: AppServices
+    let movies: MoviesController
+
+    func register(on router: Router<AppRequestContext>) throws {
+        router.get("/api/openapi.yaml") { _, _ in
+            guard let url = APISpec.documentURL, let data = try? Data(contentsOf: url) else { throw HTTPError(.notFound) }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/yaml; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
+        }
+        router.add(middleware: APISessionMiddleware(sessions: services.sessions))
+        try registerHandlers(on: router)
+    }
+
+    func listMovies(_ input: Operations.ListMovies.Input) async throws -> Operations.ListMovies.Output {
+        let current = services.currentYear
+        let year = input.query.year ?? current
+        guard (MoviesController.firstYear...current).contains(year) else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("year must be between \(MoviesController.firstYear) and \(current)."))))
+        }
+        let list = await services.catalog.movies(year: year)
+        return .ok(.init(body: .json(.init(year: year, source: .init(list.source), movies: list.movies.map(Components.Schemas.Movie.init)))))
+    }
+
+    func getMovie(_ input: Operations.GetMovie.Input) async throws -> Operations.GetMovie.Output {
+        guard let id = Int(exactly: input.path.id), id > 0 else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive iTunes track id."))))
+        }
+        let profile = APIScope.session?.profileID
+        switch await movies.resolveMovie(id, profile: profile) {
+        case .found(let movie, let source):
+            let saved = try? await services.library.item(profile: profile, movieID: id)
+            let state = saved.map { Components.Schemas.LibraryState(favorite: $0.favorite, watched: $0.watched, note: $0.note) }
+            return .ok(.init(body: .json(.init(movie: .init(movie), source: .init(source), library: state))))
+        case .notFound:
+            return .notFound(.init(body: .applicationProblemJson(.notFound("No film with id \(id) on iTunes."))))
+        case .unavailable:
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
+        }
+    }
+
+    func listLibrary(_ input: Operations.ListLibrary.Input) async throws -> Operations.ListLibrary.Output {
+        let list = LibraryList(rawValue: input.query.list?.rawValue ?? "all") ?? .all
+        let page = input.query.page ?? 1
+        guard (1...100_000).contains(page) else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("page must be between 1 and 100000."))))
+        }
+        let result = try await services.library.list(profile: APIScope.session?.profileID, list: list, page: page)
+        return .ok(.init(body: .json(.init(
+            list: .init(rawValue: list.rawValue)!, page: result.page, pageSize: LibraryPage.pageSize, total: result.total,
+            items: result.items.map(Components.Schemas.LibraryEntry.init)
+        ))))
+    }
+
+    func putLibraryMovie(_ input: Operations.PutLibraryMovie.Input) async throws -> Operations.PutLibraryMovie.Output {
+        guard let id = Int(exactly: input.path.id), id > 0 else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive iTunes track id."))))
+        }
+        guard case .json(let body) = input.body else { throw HTTPError(.unsupportedMediaType) }
+        let change = LibraryChange(favorite: body.favorite, watched: body.watched, note: body.note.map { .some($0) })
+        do {
+            _ = try LibraryService.validatedNote(body.note)
+        } catch {
+            return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: error.message))))
+        }
+        guard let session = APIScope.session else { throw HTTPError(.internalServerError) }
+        switch await movies.resolveMovie(id, profile: session.profileID) {
+        case .notFound:
+            return .notFound(.init(body: .applicationProblemJson(.notFound("No film with id \(id) on iTunes."))))
+        case .unavailable:
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
+        case .found(let movie, _):
+            do {
+                let profile = try await session.profileForWrite()
+                guard let item = try await services.library.update(profile: profile, movie: movie, change: change) else {
+                    return .noContent(.init())
+                }
+                return .ok(.init(body: .json(.init(item))))
+            } catch let error as LibraryError {
+                if case .noteTooLong = error {
+                    return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: error.message))))
+                }
+                return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveFailed))))
+            } catch {
+                return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveFailed))))
+            }
+        }
+    }
+
+    func deleteLibraryMovie(_ input: Operations.DeleteLibraryMovie.Input) async throws -> Operations.DeleteLibraryMovie.Output {
+        guard let id = Int(exactly: input.path.id), id > 0 else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive iTunes track id."))))
+        }
+        guard let profile = APIScope.session?.profileID else {
+            return .notFound(.init(body: .applicationProblemJson(.notFound("This film isn’t in your lists."))))
+        }
+        do {
+            guard try await services.library.remove(profile: profile, movieID: id) else {
+                return .notFound(.init(body: .applicationProblemJson(.notFound("This film isn’t in your lists."))))
+            }
+            return .noContent(.init())
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveFailed))))
+        }
+    }
+}
+
+extension Components.Schemas.Problem {
+    init(status: Int, detail: String) {
+        self.init(_type: "about:blank", title: HTTPResponse.Status(code: status).reasonPhrase, status: status, detail: detail)
+    }
+
+    static func badRequest(_ detail: String) -> Self { .init(status: 400, detail: detail) }
+    static func notFound(_ detail: String) -> Self { .init(status: 404, detail: detail) }
+    static func unavailable(_ detail: String) -> Self { .init(status: 503, detail: detail) }
+}
+
+extension Components.Schemas.Source {
+    init(_ source: CatalogSource) {
+        switch source {
+        case .live(let fetchedAt): self.init(kind: .live, fetchedAt: fetchedAt)
+        case .stale(let savedOn): self.init(kind: .stale, fetchedAt: savedOn)
+        case .offlineCatalogue: self.init(kind: .offlineCatalogue)
+        }
+    }
+}
+
+extension Components.Schemas.Movie {
+    init(_ movie: App.Movie) {
+        self.init(
+            id: Int64(movie.id), title: movie.title, year: movie.year, director: movie.director, genre: movie.genre,
+            releaseDate: movie.releaseDate, synopsis: movie.synopsis, contentRating: movie.contentRating,
+            runtimeMinutes: movie.runtimeMinutes, price: movie.price, currency: movie.currency, storeUrl: movie.storeURL,
+            previewUrl: movie.previewURL, posterUrl: Paths.poster(source: movie.artworkURL, seed: movie.id, title: movie.title)
+        )
+    }
+}
+
+extension Components.Schemas.LibraryEntry {
+    init(_ item: LibraryItem) {
+        let id = Int64(item.itemID) ?? 0
+        self.init(
+            kind: .movie, id: id, title: item.title, genre: item.genre, year: item.year, releaseDate: item.releaseDate,
+            posterUrl: Paths.poster(source: item.artworkURL, seed: Int(id), title: item.title), favorite: item.favorite,
+            watched: item.watched, note: item.note, updatedAt: item.updatedAt
+        )
+    }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// The caller of an API operation. Generated handlers cannot see the request context or set
+/// headers, so the session travels in a task-local and a new visitor's cookie is set afterwards.
+final class APISession: Sendable {
+    let existing: UUID?
+    let sessions: SessionService
+    private let started = Mutex<(token: String, profile: UUID)?>(nil)
+
+    init(existing: UUID?, sessions: SessionService) {
+        self.existing = existing
+        self.sessions = sessions
+    }
+
+    var profileID: UUID? { existing ?? started.withLock { $0?.profile } }
+
+    /// The caller's profile, creating a visitor (and its cookie) on the first write.
+    func profileForWrite() async throws -> UUID {
+        if let profileID { return profileID }
+        let new = try await sessions.startVisitor()
+        started.withLock { $0 = new }
+        return new.profile
+    }
+
+    var newToken: String? { started.withLock { $0?.token } }
+}
+
+enum APIScope {
+    @TaskLocal static var session: APISession?
+}
+
+struct APISessionMiddleware: RouterMiddleware {
+    let sessions: SessionService
+
+    func handle(
+        _ request: Request, context: AppRequestContext,
+        next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        guard request.uri.path.hasPrefix("/api/") else { return try await next(request, context) }
+        let session = APISession(existing: context.profileID, sessions: sessions)
+        var response = try await APIScope.$session.withValue(session) { try await next(request, context) }
+        if let token = session.newToken { response.setCookie(SessionCookie.make(token)) }
+        response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-store"
+        return response
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Hummingbird
+import Logging
+import OpenAPIHummingbird
+import PopcornAPI
+import ServiceLifecycle
+
+/// The server as used by `main` and by the tests.
+public func buildApplication(services: AppServices, onShutdown: [@Sendable () async -> Void] = []) async throws -> some ApplicationProtocol {
+    let router = try await buildRouter(services: services)
+    return Application(
+        router: router,
+        configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "PopcornSwirl"),
+        services: [ShutdownHooks(hooks: onShutdown)],
+        logger: services.logger
+    )
+}
+
+public func buildRouter(services: AppServices) async throws -> Router<AppRequestContext> {
+    let renderer = try await PageRenderer.load()
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: SecurityHeadersMiddleware())
+    if let publicDirectory = Bundle.module.url(forResource: "public", withExtension: nil, subdirectory: "Resources") {
+        router.add(middleware: FileMiddleware(
+            publicDirectory.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600), .public])]),
+            logger: services.logger
+        ))
+    }
+    router.add(middleware: ErrorPageMiddleware(renderer: renderer, logger: services.logger))
+    router.add(middleware: VisitorMiddleware(sessions: services.sessions))
+    router.get("/healthz") { _, _ in "ok" }
+
+    let movies = MoviesController(services: services, renderer: renderer, sharedPages: RenderedPageCache())
+    movies.register(on: router)
+    LibraryController(services: services, renderer: renderer, movies: movies).register(on: router)
+    PosterController(posters: services.posters).register(on: router)
+    PlaceholderController(renderer: renderer).register(on: router)
+    try APIController(services: services, movies: movies).register(on: router)
+    return router
+}
+
+/// Closes the database and HTTP clients when the server stops.
+struct ShutdownHooks: Service {
+    let hooks: [@Sendable () async -> Void]
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        for hook in hooks { await hook() }
+    }
+}

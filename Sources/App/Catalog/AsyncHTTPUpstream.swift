@@ -1,0 +1,50 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// `UpstreamHTTP` over AsyncHTTPClient: 2 s to connect, 8 s for the whole exchange, no redirects.
+public final class AsyncHTTPUpstream: UpstreamHTTP {
+    static let maxBodyBytes = 16 * 1024 * 1024
+    let client: HTTPClient
+    let totalTimeout: TimeAmount
+    let userAgent: String
+
+    public init(connectTimeout: TimeAmount = .seconds(2), totalTimeout: TimeAmount = .seconds(8)) {
+        var configuration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: connectTimeout, read: totalTimeout),
+            decompression: .enabled(limit: .ratio(20))
+        )
+        configuration.httpVersion = .automatic
+        self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.totalTimeout = totalTimeout
+        self.userAgent = "PopcornSwirl/1.0 (+https://github.com/popcornswirl)"
+    }
+
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    public func get(_ url: URL, headers: [(String, String)]) async throws(UpstreamError) -> UpstreamResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.headers.add(name: "User-Agent", value: userAgent)
+        request.headers.add(name: "Accept", value: "application/json, text/javascript, image/*;q=0.9, */*;q=0.5")
+        for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+        do {
+            let response = try await client.execute(request, timeout: totalTimeout)
+            let body = try await response.body.collect(upTo: Self.maxBodyBytes)
+            return UpstreamResponse(
+                status: Int(response.status.code),
+                contentType: response.headers.first(name: "Content-Type"),
+                body: Data(buffer: body)
+            )
+        } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+            throw .unreachable("timed out: \(url.host ?? "")")
+        } catch let error as NIOTooManyBytesError {
+            throw .malformed("body too large: \(error)")
+        } catch {
+            throw .unreachable("\(url.host ?? ""): \(error)")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+
+/// A cached body as stored: the upstream's bytes and when they were fetched.
+public struct CachedBody: Sendable, Equatable {
+    public var body: Data
+    public var fetchedAt: Date
+
+    public init(body: Data, fetchedAt: Date) {
+        self.body = body
+        self.fetchedAt = fetchedAt
+    }
+}
+
+/// Persistent storage for upstream answers (the `catalog_cache` table in production).
+public protocol CatalogCacheStore: Sendable {
+    func read(_ key: String) async throws -> CachedBody?
+    func write(_ key: String, _ entry: CachedBody) async throws
+}
+
+/// The outcome of asking for a cache key.
+public enum Fetched: Sendable {
+    /// From the upstream just now, or from a cache entry still inside its freshness window.
+    case fresh(CachedBody)
+    /// The upstream failed; this is the last good answer.
+    case stale(CachedBody, UpstreamError)
+    /// The upstream failed and nothing was ever cached.
+    case failed(UpstreamError)
+}
+
+/// cache → upstream → stale cache, with one request per key in flight, a per-host throttle and
+/// a breaker that stops waiting on a host that just failed. Failures are never cached.
+public final class CachedUpstream: Sendable {
+    let http: any UpstreamHTTP
+    let store: any CatalogCacheStore
+    let throttle: HostThrottle
+    let breaker: HostBreaker
+    let clock: any AppClock
+    let offline: Bool
+    let logger: Logger
+    private let flight = SingleFlight<String, CachedBody>()
+
+    public init(
+        http: any UpstreamHTTP, store: any CatalogCacheStore, throttle: HostThrottle, breaker: HostBreaker,
+        clock: any AppClock, offline: Bool, logger: Logger
+    ) {
+        self.http = http
+        self.store = store
+        self.throttle = throttle
+        self.breaker = breaker
+        self.clock = clock
+        self.offline = offline
+        self.logger = logger
+    }
+
+    /// `validate` must throw for a body that cannot be used (it is then neither served nor cached).
+    public func fetch(
+        key: String, url: URL, freshFor: TimeInterval, headers: [(String, String)] = [],
+        validate: @escaping @Sendable (Data) throws -> Void
+    ) async -> Fetched {
+        let cached: CachedBody?
+        do {
+            cached = try await store.read(key)
+        } catch {
+            logger.warning("cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            cached = nil
+        }
+        if let cached, clock.now().timeIntervalSince(cached.fetchedAt) < freshFor {
+            return .fresh(cached)
+        }
+        let result = await flight.run(key) { [self] in
+            await self.callUpstream(key: key, url: url, headers: headers, validate: validate)
+        }
+        switch result {
+        case .success(let body): return .fresh(body)
+        case .failure(let error):
+            if let cached { return .stale(cached, error) }
+            return .failed(error)
+        }
+    }
+
+    private func callUpstream(
+        key: String, url: URL, headers: [(String, String)], validate: @Sendable (Data) throws -> Void
+    ) async -> Result<CachedBody, UpstreamError> {
+        if offline { return .failure(.offlineMode) }
+        let host = url.host ?? ""
+        if breaker.isOpen(host) { return .failure(.hostDown) }
+        guard throttle.tryAcquire(host) else {
+            logger.notice("upstream throttled", metadata: ["host": "\(host)"])
+            return .failure(.throttled)
+        }
+        let response: UpstreamResponse
+        do {
+            response = try await http.get(url, headers: headers)
+        } catch {
+            if error.isUnreachable { breaker.recordUnreachable(host) }
+            logger.warning("upstream failed", metadata: ["url": "\(url)", "error": "\(error)"])
+            return .failure(error)
+        }
+        breaker.recordSuccess(host)
+        switch response.status {
+        case 200..<300: break
+        case 403, 429: return .failure(.rateLimited(status: response.status))
+        default: return .failure(.badStatus(response.status))
+        }
+        guard !response.body.isEmpty else { return .failure(.malformed("empty body")) }
+        do {
+            try validate(response.body)
+        } catch {
+            logger.warning("upstream body rejected", metadata: ["url": "\(url)", "error": "\(error)"])
+            return .failure(.malformed("\(error)"))
+        }
+        let entry = CachedBody(body: response.body, fetchedAt: clock.now())
+        do {
+            try await store.write(key, entry)
+        } catch {
+            logger.warning("cache write failed", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+        return .success(entry)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+/// Where the data on a page came from; pages mark anything that is not live.
+public enum CatalogSource: Sendable, Equatable {
+    /// From iTunes, now or within the freshness window.
+    case live(fetchedAt: Date)
+    /// iTunes failed; these are the results saved at that time.
+    case stale(savedOn: Date)
+    /// iTunes failed and nothing was cached: the bundled offline catalogue.
+    case offlineCatalogue
+
+    public var isLive: Bool { if case .live = self { true } else { false } }
+}
+
+public struct MovieList: Sendable {
+    public var year: Int
+    public var movies: [Movie]
+    public var source: CatalogSource
+}
+
+public enum MovieLookup: Sendable {
+    case found(Movie, CatalogSource)
+    /// iTunes answered and has no such film.
+    case notFound
+    /// Nothing answered and nothing is known about this id.
+    case unavailable(UpstreamError)
+}
+
+/// Movies from iTunes through the cache engine, decoded once and kept in memory while fresh.
+public final class MovieCatalog: Sendable {
+    public static let yearFreshness: TimeInterval = 6 * 3600
+    public static let lookupFreshness: TimeInterval = 24 * 3600
+
+    let upstream: CachedUpstream
+    let baseURL: String
+    let country: String
+    let offline: OfflineCatalog
+    let clock: any AppClock
+    /// Decoded year lists by cache key: avoids decoding 200 films on every request.
+    private let decoded = Mutex<[String: (body: CachedBody, movies: [Movie])]>([:])
+
+    public init(upstream: CachedUpstream, baseURL: String, country: String, offline: OfflineCatalog, clock: any AppClock) {
+        self.upstream = upstream
+        self.baseURL = baseURL
+        self.country = country
+        self.offline = offline
+        self.clock = clock
+    }
+
+    func yearKey(_ year: Int) -> String { "itunes:year:\(country):\(year)" }
+    func lookupKey(_ id: Int) -> String { "itunes:lookup:\(country):\(id)" }
+
+    func yearURL(_ year: Int) -> URL {
+        URL(string: "\(baseURL)/search?term=\(year)&media=movie&entity=movie&attribute=releaseYearTerm&limit=200&country=\(country)")!
+    }
+
+    func lookupURL(_ id: Int) -> URL {
+        URL(string: "\(baseURL)/lookup?id=\(id)&entity=movie&country=\(country)")!
+    }
+
+    /// The films of a release year, newest first. Never fails: falls back to stale cache, then to the offline catalogue.
+    public func movies(year: Int) async -> MovieList {
+        let key = yearKey(year)
+        if let hit = decoded.withLock({ $0[key] }),
+           clock.now().timeIntervalSince(hit.body.fetchedAt) < Self.yearFreshness {
+            return MovieList(year: year, movies: hit.movies, source: .live(fetchedAt: hit.body.fetchedAt))
+        }
+        let fetched = await upstream.fetch(key: key, url: yearURL(year), freshFor: Self.yearFreshness) { body in
+            _ = try ITunesDecoder.movies(from: body)
+        }
+        switch fetched {
+        case .fresh(let body):
+            let movies = decode(key: key, body: body)
+            return MovieList(year: year, movies: movies.filter { $0.year == year || $0.year == nil }, source: .live(fetchedAt: body.fetchedAt))
+        case .stale(let body, _):
+            let movies = decode(key: key, body: body)
+            return MovieList(year: year, movies: movies.filter { $0.year == year || $0.year == nil }, source: .stale(savedOn: body.fetchedAt))
+        case .failed:
+            return MovieList(year: year, movies: offline.movies(year: year), source: .offlineCatalogue)
+        }
+    }
+
+    private func decode(key: String, body: CachedBody) -> [Movie] {
+        if let hit = decoded.withLock({ $0[key] }), hit.body == body { return hit.movies }
+        let movies = (try? ITunesDecoder.movies(from: body.body)) ?? []
+        decoded.withLock { $0[key] = (body, movies) }
+        return movies
+    }
+
+    /// One film by iTunes id: fresh lookup cache, else a fresh year list that holds it, else iTunes,
+    /// else a stale answer, else the offline catalogue.
+    public func movie(id: Int) async -> MovieLookup {
+        if let movie = fromFreshYearLists(id) { return .found(movie.0, .live(fetchedAt: movie.1)) }
+        let fetched = await upstream.fetch(key: lookupKey(id), url: lookupURL(id), freshFor: Self.lookupFreshness) { body in
+            _ = try ITunesDecoder.movies(from: body)
+        }
+        switch fetched {
+        case .fresh(let body):
+            guard let movie = try? ITunesDecoder.movies(from: body.body).first(where: { $0.id == id }) else { return .notFound }
+            return .found(movie, .live(fetchedAt: body.fetchedAt))
+        case .stale(let body, let error):
+            guard let movie = try? ITunesDecoder.movies(from: body.body).first(where: { $0.id == id }) else {
+                return fallback(id, error)
+            }
+            return .found(movie, .stale(savedOn: body.fetchedAt))
+        case .failed(let error):
+            return fallback(id, error)
+        }
+    }
+
+    private func fromFreshYearLists(_ id: Int) -> (Movie, Date)? {
+        let now = clock.now()
+        return decoded.withLock { table in
+            for entry in table.values where now.timeIntervalSince(entry.body.fetchedAt) < Self.yearFreshness {
+                if let movie = entry.movies.first(where: { $0.id == id }) { return (movie, entry.body.fetchedAt) }
+            }
+            return nil
+        }
+    }
+
+    private func fallback(_ id: Int, _ error: UpstreamError) -> MovieLookup {
+        if let (movie, savedOn) = fromAnyYearList(id) { return .found(movie, .stale(savedOn: savedOn)) }
+        if let movie = offline.movie(id: id) { return .found(movie, .offlineCatalogue) }
+        return .unavailable(error)
+    }
+
+    private func fromAnyYearList(_ id: Int) -> (Movie, Date)? {
+        decoded.withLock { table in
+            for entry in table.values {
+                if let movie = entry.movies.first(where: { $0.id == id }) { return (movie, entry.body.fetchedAt) }
+            }
+            return nil
+        }
+    }
+}

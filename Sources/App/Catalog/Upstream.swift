@@ -1,0 +1,54 @@
+import Foundation
+
+/// What an upstream answered, before any interpretation.
+public struct UpstreamResponse: Sendable {
+    public var status: Int
+    public var contentType: String?
+    public var body: Data
+
+    public init(status: Int, contentType: String? = nil, body: Data) {
+        self.status = status
+        self.contentType = contentType
+        self.body = body
+    }
+}
+
+/// Why an upstream call produced nothing usable. None of these is ever cached.
+public enum UpstreamError: Error, Sendable, Equatable {
+    /// Could not connect, the connection dropped, or no answer in time.
+    case unreachable(String)
+    /// 403/429: the upstream is rate-limiting us.
+    case rateLimited(status: Int)
+    /// Any other non-2xx status.
+    case badStatus(Int)
+    /// A 2xx whose body is empty or not the expected JSON.
+    case malformed(String)
+    /// Our own throttle refused the call to stay under the upstream's limit.
+    case throttled
+    /// The host failed recently; we do not wait on it again yet.
+    case hostDown
+    /// `POPCORN_OFFLINE=1`.
+    case offlineMode
+
+    public var isUnreachable: Bool {
+        switch self {
+        case .unreachable, .hostDown, .offlineMode: true
+        default: false
+        }
+    }
+}
+
+/// The one door to the network. Tests swap it for fixtures or point it at a stub server.
+public protocol UpstreamHTTP: Sendable {
+    func get(_ url: URL, headers: [(String, String)]) async throws(UpstreamError) -> UpstreamResponse
+}
+
+/// Time, injected so freshness, throttles and breakers can be tested without sleeping.
+public protocol AppClock: Sendable {
+    func now() -> Date
+}
+
+public struct SystemClock: AppClock {
+    public init() {}
+    public func now() -> Date { Date() }
+}

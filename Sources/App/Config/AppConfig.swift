@@ -1,0 +1,73 @@
+import Foundation
+
+/// Every setting of the server, typed and read once from the environment.
+public struct AppConfig: Sendable {
+    public enum Storage: Sendable, Equatable {
+        case sqlite(path: String)
+        case postgres(url: String)
+    }
+
+    public var host: String = "127.0.0.1"
+    public var port: Int = 8080
+    public var storage: Storage = .sqlite(path: "./popcornswirl.sqlite")
+    public var itunesBaseURL: String = "https://itunes.apple.com"
+    public var posterCacheDirectory: String = "./poster-cache"
+    /// When set, allow-listed image URLs are fetched from `imageBaseURL/<host>/<path>` (the stub upstream in tests).
+    public var imageBaseURL: String?
+    /// `POPCORN_OFFLINE=1`: never call upstream; serve the cache and the bundled catalogue.
+    public var offline: Bool = false
+    /// Storefront used for iTunes requests and passed on to partner shops.
+    public var country: String = "US"
+
+    public init() {}
+
+    public enum ConfigError: Error, CustomStringConvertible {
+        case invalid(name: String, value: String, reason: String)
+        public var description: String {
+            switch self {
+            case .invalid(let name, let value, let reason): "\(name)=\(value): \(reason)"
+            }
+        }
+    }
+
+    /// Reads the documented variables (see README); unset ones keep their defaults.
+    public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) throws -> AppConfig {
+        var config = AppConfig()
+        func value(_ name: String) -> String? {
+            guard let raw = env[name]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
+            return raw
+        }
+        if let host = value("HOST") { config.host = host }
+        if let port = value("PORT") {
+            guard let number = Int(port), (0...65535).contains(number) else {
+                throw ConfigError.invalid(name: "PORT", value: port, reason: "expected a port number 0-65535")
+            }
+            config.port = number
+        }
+        if let path = value("SQLITE_PATH") { config.storage = .sqlite(path: path) }
+        if let url = value("DATABASE_URL") {
+            guard url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") else {
+                throw ConfigError.invalid(name: "DATABASE_URL", value: "…", reason: "expected postgres://user:password@host:port/database")
+            }
+            config.storage = .postgres(url: url)
+        }
+        if let url = value("ITUNES_BASE_URL") { config.itunesBaseURL = try validatedBaseURL(url, name: "ITUNES_BASE_URL") }
+        if let dir = value("POSTER_CACHE_DIR") { config.posterCacheDirectory = dir }
+        if let url = value("IMAGE_BASE_URL") { config.imageBaseURL = try validatedBaseURL(url, name: "IMAGE_BASE_URL") }
+        if let flag = value("POPCORN_OFFLINE") { config.offline = ["1", "true", "yes"].contains(flag.lowercased()) }
+        if let country = value("POPCORN_COUNTRY") {
+            guard country.count == 2, country.allSatisfy(\.isLetter) else {
+                throw ConfigError.invalid(name: "POPCORN_COUNTRY", value: country, reason: "expected a two-letter store code")
+            }
+            config.country = country.uppercased()
+        }
+        return config
+    }
+
+    static func validatedBaseURL(_ raw: String, name: String) throws -> String {
+        guard let url = URL(string: raw), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw ConfigError.invalid(name: name, value: raw, reason: "expected an http(s) URL")
+        }
+        return raw.hasSuffix("/") ? String(raw.dropLast()) : raw
+    }
+}

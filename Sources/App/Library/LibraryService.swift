@@ -1,0 +1,168 @@
+import FluentKit
+import Foundation
+import SQLKit
+
+/// Favourites, watched and notes for one profile. Business rules live here, not in controllers.
+public final class LibraryService: Sendable {
+    public static let noteLimit = 2000
+    let database: AppDatabase
+    let clock: any AppClock
+
+    public init(database: AppDatabase, clock: any AppClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Checks a note before anything is written; returns the normalised text (nil = no note).
+    public static func validatedNote(_ raw: String?) throws(LibraryError) -> String? {
+        guard let raw else { return nil }
+        let text = raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.count <= noteLimit else { throw .noteTooLong(limit: noteLimit, actual: text.count) }
+        return text.isEmpty ? nil : text
+    }
+
+    /// Flags for the given movies (for Favorite/Watched buttons on grids).
+    public func states(profile: UUID?, movieIDs: [Int]) async throws -> [Int: LibraryItem] {
+        guard let profile, !movieIDs.isEmpty else { return [:] }
+        let rows = try await LibraryEntryModel.query(on: database.db)
+            .filter(\.$profileID == profile)
+            .filter(\.$mediaKind == MediaKind.movie.rawValue)
+            .filter(\.$itemID ~~ movieIDs.map(String.init))
+            .all()
+        return Dictionary(rows.compactMap { row in Int(row.itemID).map { ($0, Self.item(row)) } }, uniquingKeysWith: { a, _ in a })
+    }
+
+    public func item(profile: UUID?, movieID: Int) async throws -> LibraryItem? {
+        try await row(profile: profile, movieID: movieID).map(Self.item)
+    }
+
+    /// The saved snapshot of a film, for when iTunes cannot be reached.
+    public func snapshot(profile: UUID?, movieID: Int) async throws -> (movie: Movie, savedAt: Date)? {
+        guard let row = try await row(profile: profile, movieID: movieID),
+              let movie = try? JSONDecoder().decode(Movie.self, from: row.snapshot) else { return nil }
+        return (movie, row.updatedAt)
+    }
+
+    private func row(profile: UUID?, movieID: Int) async throws -> LibraryEntryModel? {
+        guard let profile else { return nil }
+        return try await LibraryEntryModel.query(on: database.db)
+            .filter(\.$profileID == profile)
+            .filter(\.$mediaKind == MediaKind.movie.rawValue)
+            .filter(\.$itemID == String(movieID))
+            .first()
+    }
+
+    /// Applies a change and refreshes the snapshot. Returns nil when the title ends up in no list
+    /// (both flags off), in which case its row is removed.
+    @discardableResult
+    public func update(profile: UUID, movie: Movie, change: LibraryChange) async throws(LibraryError) -> LibraryItem? {
+        let note: String?? = if let requested = change.note { .some(try Self.validatedNote(requested)) } else { nil }
+        let snapshot: Data
+        do { snapshot = try JSONEncoder().encode(movie) } catch { throw .storageFailed("\(error)") }
+        let now = clock.now()
+        do {
+            return try await database.db.transaction { db in
+                let existing = try await LibraryEntryModel.query(on: db)
+                    .filter(\.$profileID == profile)
+                    .filter(\.$mediaKind == MediaKind.movie.rawValue)
+                    .filter(\.$itemID == String(movie.id))
+                    .first()
+                let row = existing ?? LibraryEntryModel()
+                if existing == nil {
+                    row.profileID = profile
+                    row.mediaKind = MediaKind.movie.rawValue
+                    row.itemID = String(movie.id)
+                    row.favorite = false
+                    row.watched = false
+                    row.createdAt = now
+                }
+                row.favorite = change.favorite ?? row.favorite
+                row.watched = change.watched ?? row.watched
+                if let note { row.note = note }
+                guard row.favorite || row.watched else {
+                    if existing != nil { try await row.delete(on: db) }
+                    return nil
+                }
+                row.title = movie.title
+                row.genre = movie.genre
+                row.releaseDate = movie.releaseDate
+                row.artworkURL = movie.artworkURL
+                row.snapshot = snapshot
+                row.updatedAt = now
+                try await row.save(on: db)
+                return Self.item(row)
+            }
+        } catch let error as LibraryError {
+            throw error
+        } catch {
+            throw .storageFailed("\(error)")
+        }
+    }
+
+    /// Removes a title from every list. Returns false when it was not saved.
+    @discardableResult
+    public func remove(profile: UUID, movieID: Int) async throws(LibraryError) -> Bool {
+        do {
+            guard let row = try await row(profile: profile, movieID: movieID) else { return false }
+            try await row.delete(on: database.db)
+            return true
+        } catch {
+            throw .storageFailed("\(error)")
+        }
+    }
+
+    /// One page of a list, most recently changed first.
+    public func list(profile: UUID?, list: LibraryList, page: Int) async throws -> LibraryPage {
+        guard let profile else { return LibraryPage(items: [], total: 0, page: 1) }
+        let sql = database.sql
+        func filtered(_ query: SQLSelectBuilder) -> SQLSelectBuilder {
+            var query = query.from(LibraryEntryModel.schema).where("profile_id", .equal, SQLBind(profile))
+            switch list {
+            case .favorites: query = query.where("favorite", .equal, SQLLiteral.boolean(true))
+            case .watched: query = query.where("watched", .equal, SQLLiteral.boolean(true))
+            case .all: break
+            }
+            return query
+        }
+        let total = try await filtered(sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n"))
+            .first(decodingColumn: "n", as: Int.self) ?? 0
+        let pageNumber = max(1, page)
+        let rows = try await filtered(sql.select().columns(ListRow.columns.map { SQLIdentifier($0) }))
+            .orderBy("updated_at", .descending)
+            .orderBy("title")
+            .limit(LibraryPage.pageSize)
+            .offset((pageNumber - 1) * LibraryPage.pageSize)
+            .all(decoding: ListRow.self)
+        return LibraryPage(items: rows.map(\.item), total: total, page: pageNumber)
+    }
+
+    static func item(_ row: LibraryEntryModel) -> LibraryItem {
+        LibraryItem(
+            kind: MediaKind(rawValue: row.mediaKind) ?? .movie, itemID: row.itemID, title: row.title, genre: row.genre,
+            releaseDate: row.releaseDate, artworkURL: row.artworkURL, favorite: row.favorite, watched: row.watched,
+            note: row.note, updatedAt: row.updatedAt
+        )
+    }
+}
+
+/// The card columns of `library_entries`, read without the snapshot.
+private struct ListRow: Decodable {
+    static let columns = ["media_kind", "item_id", "title", "genre", "release_date", "artwork_url", "favorite", "watched", "note", "updated_at"]
+    var media_kind: String
+    var item_id: String
+    var title: String
+    var genre: String?
+    var release_date: Date?
+    var artwork_url: String?
+    var favorite: Bool
+    var watched: Bool
+    var note: String?
+    var updated_at: Date
+
+    var item: LibraryItem {
+        LibraryItem(
+            kind: MediaKind(rawValue: media_kind) ?? .movie, itemID: item_id, title: title, genre: genre, releaseDate: release_date,
+            artworkURL: artwork_url, favorite: favorite, watched: watched, note: note, updatedAt: updated_at
+        )
+    }
+}

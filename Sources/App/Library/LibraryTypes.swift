@@ -1,0 +1,62 @@
+import Foundation
+
+public enum LibraryList: String, Sendable, CaseIterable {
+    case favorites, watched, all
+}
+
+public enum MediaKind: String, Sendable {
+    case movie
+}
+
+/// A saved title as list pages show it (no snapshot decoding needed).
+public struct LibraryItem: Sendable, Equatable {
+    public var kind: MediaKind
+    public var itemID: String
+    public var title: String
+    public var genre: String?
+    public var releaseDate: Date?
+    public var artworkURL: String?
+    public var favorite: Bool
+    public var watched: Bool
+    public var note: String?
+    public var updatedAt: Date
+
+    public var year: Int? { releaseDate.map { Calendar.utc.component(.year, from: $0) } }
+}
+
+public struct LibraryPage: Sendable {
+    public static let pageSize = 60
+    public var items: [LibraryItem]
+    public var total: Int
+    public var page: Int
+    public var pageCount: Int { max(1, (total + Self.pageSize - 1) / Self.pageSize) }
+}
+
+/// The flags and note a person wants for a title; nil leaves a field as it is.
+public struct LibraryChange: Sendable, Equatable {
+    public var favorite: Bool?
+    public var watched: Bool?
+    /// `.some(nil)` or an empty string clears the note.
+    public var note: String??
+
+    public init(favorite: Bool? = nil, watched: Bool? = nil, note: String?? = nil) {
+        self.favorite = favorite
+        self.watched = watched
+        self.note = note
+    }
+}
+
+public enum LibraryError: Error, Sendable, Equatable {
+    case noteTooLong(limit: Int, actual: Int)
+    /// The database refused or failed the write (busy past its timeout, connection lost…).
+    case storageFailed(String)
+
+    public var message: String {
+        switch self {
+        case .noteTooLong(let limit, let actual):
+            "Your note is \(actual) characters long; notes can be at most \(limit) characters. Shorten it and save again."
+        case .storageFailed:
+            "There was a problem saving your change. Please try again."
+        }
+    }
+}

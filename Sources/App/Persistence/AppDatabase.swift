@@ -1,0 +1,101 @@
+import FluentKit
+import FluentPostgresDriver
+import FluentSQLiteDriver
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+
+/// The database the app runs on: SQLite (default, one file) or PostgreSQL, same models and migrations.
+extension AppConfig.Storage {
+    var isPostgres: Bool { if case .postgres = self { true } else { false } }
+}
+
+public final class AppDatabase: Sendable {
+    let databases: Databases
+    let logger: Logger
+    let eventLoopGroup: any EventLoopGroup
+    public let isPostgres: Bool
+
+    static let migrations: [any Migration] = [
+        CreateProfiles(),
+        CreateLibraryEntries(),
+        CreateCatalogCache(),
+    ]
+
+    private init(databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool) {
+        self.databases = databases
+        self.logger = logger
+        self.eventLoopGroup = eventLoopGroup
+        self.isPostgres = isPostgres
+    }
+
+    /// A database handle on one of the event loops.
+    public var db: any Database {
+        databases.database(logger: logger, on: eventLoopGroup.any())!
+    }
+
+    var sql: any SQLDatabase { db as! any SQLDatabase }
+
+    /// Opens the database and applies pending migrations.
+    /// - Parameter schema: PostgreSQL only: create and use this schema (tests isolate themselves this way).
+    public static func open(
+        _ storage: AppConfig.Storage, schema: String? = nil, logger: Logger,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> AppDatabase {
+        let databases = Databases(threadPool: NIOThreadPool.singleton, on: eventLoopGroup)
+        switch storage {
+        case .sqlite(let path):
+            databases.use(.sqlite(.init(storage: .file(path: path)), sqlLogLevel: .trace), as: .sqlite)
+        case .postgres(let url):
+            var configuration = try SQLPostgresConfiguration(url: url)
+            if let schema { configuration.searchPath = [schema] }
+            databases.use(.postgres(configuration: configuration, sqlLogLevel: .trace), as: .psql)
+        }
+        let database = AppDatabase(
+            databases: databases, logger: logger, eventLoopGroup: eventLoopGroup, isPostgres: storage.isPostgres
+        )
+        do {
+            if case .sqlite = storage { try await database.applySQLitePragmas() }
+            if let schema, database.isPostgres {
+                try await database.sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
+            }
+            try await database.migrate()
+        } catch {
+            await database.shutdown()
+            throw error
+        }
+        return database
+    }
+
+    /// WAL for concurrent readers, FULL sync so a committed change survives power loss, and a 5 s
+    /// busy timeout (which replaces SQLiteNIO's retry-forever busy handler). The pool keeps one
+    /// long-lived connection per event loop, so each loop's connection is set up here.
+    private func applySQLitePragmas() async throws {
+        for loop in eventLoopGroup.makeIterator() {
+            let sql = databases.database(logger: logger, on: loop)! as! any SQLDatabase
+            try await sql.raw("PRAGMA journal_mode = WAL").run()
+            try await sql.raw("PRAGMA synchronous = FULL").run()
+            try await sql.raw("PRAGMA busy_timeout = 5000").run()
+        }
+    }
+
+    public func migrate() async throws {
+        let migrations = Migrations()
+        migrations.add(Self.migrations)
+        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
+        try await migrator.setupIfNeeded().get()
+        try await migrator.prepareBatch().get()
+    }
+
+    /// Drops a test schema (PostgreSQL only).
+    public func dropSchema(_ schema: String) async throws {
+        guard isPostgres else { return }
+        try await sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
+    }
+
+    public func shutdown() async {
+        await databases.shutdownAsync()
+    }
+}

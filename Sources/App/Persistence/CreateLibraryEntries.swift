@@ -1,0 +1,32 @@
+import FluentKit
+import SQLKit
+
+struct CreateLibraryEntries: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(LibraryEntryModel.schema)
+            .id()
+            .field("profile_id", .uuid, .required, .references(ProfileModel.schema, .id, onDelete: .cascade))
+            .field("media_kind", .string, .required)
+            .field("item_id", .string, .required)
+            .field("title", .string, .required)
+            .field("genre", .string)
+            .field("release_date", .datetime)
+            .field("artwork_url", .string)
+            .field("favorite", .bool, .required)
+            .field("watched", .bool, .required)
+            .field("note", .string)
+            .field("snapshot", .data, .required)
+            .field("created_at", .datetime, .required)
+            .field("updated_at", .datetime, .required)
+            .unique(on: "profile_id", "media_kind", "item_id")
+            .create()
+        if let sql = database as? any SQLDatabase {
+            try await sql.create(index: "library_entries_profile_updated")
+                .on(LibraryEntryModel.schema).column("profile_id").column("updated_at").run()
+        }
+    }
+
+    func revert(on database: any Database) async throws {
+        try await database.schema(LibraryEntryModel.schema).delete()
+    }
+}

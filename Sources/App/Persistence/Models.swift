@@ -1,0 +1,76 @@
+import FluentKit
+import Foundation
+
+/// A person using PopcornSwirl. Starts as an anonymous visitor; the accounts work turns the same row
+/// into an account (kind + credentials), so lists never move between tables.
+final class ProfileModel: Model, @unchecked Sendable {
+    static let schema = "profiles"
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "kind") var kind: String
+    @OptionalField(key: "username") var username: String?
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+
+    init() {}
+
+    init(id: UUID = UUID(), kind: String = "visitor", now: Date) {
+        self.id = id
+        self.kind = kind
+        self.createdAt = now
+        self.updatedAt = now
+    }
+}
+
+/// A browser session: the cookie carries a random token, the table keeps only its SHA-256.
+final class SessionModel: Model, @unchecked Sendable {
+    static let schema = "sessions"
+
+    @ID(custom: "token_hash", generatedBy: .user) var id: String?
+    @Field(key: "profile_id") var profileID: UUID
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "last_seen_at") var lastSeenAt: Date
+
+    init() {}
+
+    init(tokenHash: String, profileID: UUID, now: Date) {
+        self.id = tokenHash
+        self.profileID = profileID
+        self.createdAt = now
+        self.lastSeenAt = now
+    }
+}
+
+/// One title in a profile's lists. Card fields are columns (cheap list pages); the snapshot keeps
+/// everything the detail page needs when upstream is unreachable.
+final class LibraryEntryModel: Model, @unchecked Sendable {
+    static let schema = "library_entries"
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "profile_id") var profileID: UUID
+    @Field(key: "media_kind") var mediaKind: String
+    @Field(key: "item_id") var itemID: String
+    @Field(key: "title") var title: String
+    @OptionalField(key: "genre") var genre: String?
+    @OptionalField(key: "release_date") var releaseDate: Date?
+    @OptionalField(key: "artwork_url") var artworkURL: String?
+    @Field(key: "favorite") var favorite: Bool
+    @Field(key: "watched") var watched: Bool
+    @OptionalField(key: "note") var note: String?
+    @Field(key: "snapshot") var snapshot: Data
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+
+    init() {}
+}
+
+/// Upstream answers with the time they were fetched.
+final class CacheEntryModel: Model, @unchecked Sendable {
+    static let schema = "catalog_cache"
+
+    @ID(custom: "cache_key", generatedBy: .user) var id: String?
+    @Field(key: "body") var body: Data
+    @Field(key: "fetched_at") var fetchedAt: Date
+
+    init() {}
+}

@@ -1,0 +1,109 @@
+import Crypto
+import Foundation
+import Logging
+
+/// Posters through our own origin: fetched once from an allow-listed image host, kept on disk,
+/// served with long-lived cache headers. Anything that cannot be fetched is drawn as an SVG.
+public final class PosterService: Sendable {
+    public struct Image: Sendable {
+        public var body: Data
+        public var contentType: String
+        /// Real images never change at a given URL; generated ones are replaced once the real one arrives.
+        public var isGenerated: Bool
+    }
+
+    public enum PosterError: Error, Equatable {
+        case hostNotAllowed
+    }
+
+    static let maxImageBytes = 5 * 1024 * 1024
+
+    let directory: URL
+    let http: any UpstreamHTTP
+    let imageBaseURL: String?
+    let offline: Bool
+    let breaker: HostBreaker
+    let logger: Logger
+    private let flight = SingleFlight<String, Data>()
+
+    public init(directory: String, http: any UpstreamHTTP, imageBaseURL: String?, offline: Bool, breaker: HostBreaker, logger: Logger) {
+        self.directory = URL(fileURLWithPath: directory, isDirectory: true)
+        self.http = http
+        self.imageBaseURL = imageBaseURL
+        self.offline = offline
+        self.breaker = breaker
+        self.logger = logger
+    }
+
+    /// Apple's artwork CDN and TVMaze's image host. Nothing else is ever fetched.
+    public static func isAllowed(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
+              let host = url.host?.lowercased(), url.user == nil, url.port == nil || url.port == 443 || url.port == 80
+        else { return false }
+        return host == "static.tvmaze.com" || (host.hasSuffix(".mzstatic.com") && host.dropLast(".mzstatic.com".count).allSatisfy {
+            $0.isLetter || $0.isNumber || $0 == "-"
+        })
+    }
+
+    public func poster(source: String?, seed: Int, title: String) async throws(PosterError) -> Image {
+        guard let source else { return generated(seed: seed, title: title) }
+        guard let url = URL(string: source), Self.isAllowed(url) else { throw .hostNotAllowed }
+        let file = directory.appendingPathComponent(Self.fileName(for: source))
+        if let data = try? Data(contentsOf: file) {
+            return Image(body: data, contentType: Self.sniffContentType(data), isGenerated: false)
+        }
+        let fetchURL = rewritten(url)
+        let result = await flight.run(source) { [self] in await self.fetch(fetchURL, into: file) }
+        switch result {
+        case .success(let data): return Image(body: data, contentType: Self.sniffContentType(data), isGenerated: false)
+        case .failure: return generated(seed: seed, title: title)
+        }
+    }
+
+    static func fileName(for source: String) -> String {
+        SHA256.hash(data: Data(source.utf8)).map { String(format: "%02x", $0) }.joined() + ".img"
+    }
+
+    private func rewritten(_ url: URL) -> URL {
+        guard let imageBaseURL, let host = url.host else { return url }
+        return URL(string: "\(imageBaseURL)/\(host)\(url.path)") ?? url
+    }
+
+    private func fetch(_ url: URL, into file: URL) async -> Result<Data, UpstreamError> {
+        if offline { return .failure(.offlineMode) }
+        let host = url.host ?? ""
+        if breaker.isOpen(host) { return .failure(.hostDown) }
+        let response: UpstreamResponse
+        do {
+            response = try await http.get(url, headers: [("Accept", "image/*")])
+        } catch {
+            if error.isUnreachable { breaker.recordUnreachable(host) }
+            return .failure(error)
+        }
+        guard response.status == 200 else { return .failure(.badStatus(response.status)) }
+        guard !response.body.isEmpty, response.body.count <= Self.maxImageBytes,
+              Self.sniffContentType(response.body) != "application/octet-stream"
+        else { return .failure(.malformed("not an image")) }
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try response.body.write(to: file, options: .atomic)
+        } catch {
+            logger.warning("poster cache write failed", metadata: ["error": "\(error)"])
+        }
+        return .success(response.body)
+    }
+
+    /// The type comes from the bytes, not from the upstream's header: we never serve anything else as an image.
+    static func sniffContentType(_ data: Data) -> String {
+        let bytes = [UInt8](data.prefix(12))
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        if bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WEBP".utf8) { return "image/webp" }
+        return "application/octet-stream"
+    }
+
+    func generated(seed: Int, title: String) -> Image {
+        Image(body: Data(GeneratedPoster.svg(seed: seed, title: title).utf8), contentType: "image/svg+xml", isGenerated: true)
+    }
+}

@@ -1,0 +1,215 @@
+// PopcornSwirl: progressive enhancement. Every action works without this file (forms POST and
+// redirect); with it, actions update in place and confirmations/notes use <dialog>.
+(function () {
+  "use strict";
+
+  const ERROR_TITLE = "Oops, something went wrong";
+  const SAVE_FAILED = "There was a problem saving/deleting this movie. Do you want to try again?";
+  const FETCH_FAILED = "An error occurred while fetching data. Do you want to try again?";
+
+  function post(url, fields) {
+    const body = new URLSearchParams(fields);
+    return fetch(url, {
+      method: "POST",
+      headers: { "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+      body: body,
+      credentials: "same-origin",
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (json) {
+        return { ok: response.ok, status: response.status, json: json };
+      });
+    });
+  }
+
+  function showRetry(message, retry) {
+    const dialog = document.getElementById("retry-dialog");
+    if (!dialog) return;
+    dialog.querySelector(".retry-text").textContent = message;
+    dialog.querySelector("[data-retry]").onclick = function () { dialog.close(); retry(); };
+    dialog.showModal();
+  }
+
+  function failure(result, retry) {
+    const detail = result && result.json && result.json.detail;
+    if (result && result.status === 503) showRetry(detail || SAVE_FAILED, retry);
+    else if (result && result.status) showRetry(detail || SAVE_FAILED, retry);
+    else showRetry(FETCH_FAILED, retry);
+  }
+
+  function setToggle(button, on, labels) {
+    if (!button) return;
+    button.classList.toggle("is-on", on);
+    button.setAttribute("aria-pressed", on ? "true" : "false");
+    button.value = on ? "0" : "1";
+    button.textContent = on ? labels.on : labels.off;
+  }
+
+  function labelsFor(button, kind) {
+    if (button.dataset.on) return { on: button.dataset.on, off: button.dataset.off };
+    return kind === "fav" ? { on: "Favorite ✓", off: "Favorite" } : { on: "Watched ✓", off: "Watched" };
+  }
+
+  function applyState(container, state) {
+    const fav = container.querySelector(".btn-fav");
+    const watched = container.querySelector(".btn-watched");
+    if (fav) setToggle(fav, state.favorite, labelsFor(fav, "fav"));
+    if (watched) setToggle(watched, state.watched, labelsFor(watched, "watched"));
+    const noteBox = document.querySelector(".note-box");
+    if (noteBox && container.closest(".detail")) noteBox.classList.toggle("is-hidden", !state.watched);
+  }
+
+  function cardOrDetail(element) {
+    return element.closest(".card") || element.closest(".detail");
+  }
+
+  function currentList() {
+    const params = new URLSearchParams(location.search);
+    return location.pathname === "/library" ? (params.get("list") || "all") : null;
+  }
+
+  function removeCardIfOffList(card, state) {
+    const list = currentList();
+    if (!list || !card.classList.contains("card")) return false;
+    const keep = list === "all" ? state.inLibrary : (list === "favorites" ? state.favorite : state.watched);
+    if (!keep) { card.remove(); return true; }
+    return false;
+  }
+
+  function openNoteDialog(action, returnTo, title, note) {
+    const dialog = document.getElementById("note-dialog");
+    const form = dialog.querySelector("form");
+    const text = dialog.querySelector("textarea");
+    const error = dialog.querySelector(".form-error");
+    form.action = action;
+    form.querySelector("[name=return_to]").value = returnTo || location.pathname + location.search;
+    dialog.querySelector(".note-film").textContent = title || "";
+    text.value = note || "";
+    error.hidden = true;
+    updateCounter(dialog);
+    dialog.showModal();
+    text.focus();
+  }
+
+  function updateCounter(dialog) {
+    const count = dialog.querySelector(".count");
+    if (count) count.textContent = String(dialog.querySelector("textarea").value.length);
+  }
+
+  function saveNote(form, onSaved) {
+    const error = form.querySelector(".form-error");
+    const fields = { note: form.querySelector("textarea").value, return_to: form.querySelector("[name=return_to]") ? form.querySelector("[name=return_to]").value : "" };
+    post(form.action, fields).then(function (result) {
+      if (result.ok) { onSaved(result.json); return; }
+      if (result.status === 422 && error) {
+        error.textContent = result.json.detail || "Your note is too long.";
+        error.hidden = false;
+        return;
+      }
+      failure(result, function () { saveNote(form, onSaved); });
+    }, function () { failure(null, function () { saveNote(form, onSaved); }); });
+  }
+
+  function libraryAction(form, submitter) {
+    const container = cardOrDetail(form);
+    const fields = {};
+    new FormData(form).forEach(function (value, key) { fields[key] = value; });
+    if (submitter && submitter.name) fields[submitter.name] = submitter.value;
+    const buttons = form.querySelectorAll("button");
+    buttons.forEach(function (b) { b.disabled = true; });
+    post(form.action, fields).then(function (result) {
+      buttons.forEach(function (b) { b.disabled = false; });
+      if (!result.ok) { failure(result, function () { libraryAction(form, submitter); }); return; }
+      const state = result.json;
+      if (removeCardIfOffList(container, state)) return;
+      applyState(container, state);
+      if (state.offerNote) {
+        openNoteDialog(form.action, fields.return_to, container.dataset.title, state.note);
+      }
+    }, function () {
+      buttons.forEach(function (b) { b.disabled = false; });
+      failure(null, function () { libraryAction(form, submitter); });
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (form.classList.contains("js-library")) {
+      event.preventDefault();
+      libraryAction(form, event.submitter);
+    } else if (form.classList.contains("js-note") || form.classList.contains("note-form")) {
+      event.preventDefault();
+      saveNote(form, function (state) {
+        const dialog = form.closest("dialog");
+        if (dialog) dialog.close();
+        const card = document.querySelector('.card[data-movie-id="' + form.action.split("/").pop() + '"]');
+        const detailText = document.getElementById("note-text");
+        if (detailText && state) detailText.value = state.note || "";
+        if (card) refreshCardNote(card, state);
+      });
+    }
+  });
+
+  function refreshCardNote(card, state) {
+    let quote = card.querySelector(".card-note");
+    if (state && state.note && state.watched) {
+      if (!quote) {
+        quote = document.createElement("blockquote");
+        quote.className = "card-note";
+        card.querySelector(".card-meta").after(quote);
+      }
+      quote.textContent = state.note;
+    } else if (quote) {
+      quote.remove();
+    }
+    const edit = card.querySelector(".js-edit-note");
+    if (edit) { edit.dataset.note = (state && state.note) || ""; edit.textContent = state && state.note ? "Edit note" : "Add note"; }
+  }
+
+  document.addEventListener("click", function (event) {
+    const target = event.target;
+    if (!(target instanceof Element)) return;
+    const close = target.closest("[data-close]");
+    if (close) { close.closest("dialog").close(); return; }
+    const edit = target.closest(".js-edit-note");
+    if (edit) {
+      event.preventDefault();
+      const card = cardOrDetail(edit);
+      openNoteDialog(edit.dataset.action, edit.dataset.return, card && card.dataset.title, edit.dataset.note);
+      return;
+    }
+    const remove = target.closest(".js-remove");
+    if (remove) {
+      event.preventDefault();
+      confirmRemove(remove);
+    }
+  });
+
+  function confirmRemove(link) {
+    const container = cardOrDetail(link);
+    const title = container ? container.dataset.title : "this film";
+    const dialog = document.getElementById("confirm-dialog");
+    dialog.querySelector(".confirm-text").textContent = "“" + title + "” will be removed from your favourites and watched lists, with its note.";
+    dialog.querySelector("[data-confirm]").onclick = function () {
+      dialog.close();
+      doRemove(link, container);
+    };
+    dialog.showModal();
+  }
+
+  function doRemove(link, container) {
+    post(link.dataset.action, { return_to: link.dataset.return || "" }).then(function (result) {
+      if (!result.ok) { failure(result, function () { doRemove(link, container); }); return; }
+      if (container && container.classList.contains("card")) container.remove();
+      else location.reload();
+    }, function () { failure(null, function () { doRemove(link, container); }); });
+  }
+
+  document.addEventListener("input", function (event) {
+    const dialog = event.target.closest && event.target.closest("dialog");
+    if (dialog && event.target.tagName === "TEXTAREA") updateCounter(dialog);
+  });
+
+  document.addEventListener("change", function (event) {
+    if (event.target.classList && event.target.classList.contains("js-autosubmit")) event.target.form.submit();
+  });
+})();

@@ -1,0 +1,50 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Per-request state: the visitor profile resolved from the session cookie (nil for a first visit).
+public struct AppRequestContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public var profileID: UUID?
+
+    public init(source: Source) {
+        self.coreContext = .init(source: source)
+        self.profileID = nil
+    }
+
+    /// Pages are small forms; nothing legitimate posts more than this.
+    public var maxUploadSize: Int { 64 * 1024 }
+}
+
+/// Resolves the session cookie into a profile before any handler runs.
+struct VisitorMiddleware: RouterMiddleware {
+    let sessions: SessionService
+
+    func handle(
+        _ request: Request, context: AppRequestContext,
+        next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        if let token = request.cookies[SessionService.cookieName]?.value {
+            context.profileID = try? await sessions.profile(forToken: token)
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Security headers on every answer. Pages load nothing from other sites and run no inline script.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var contentSecurityPolicy: String {
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; "
+            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        response.headers[.xContentTypeOptions] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "strict-origin-when-cross-origin"
+        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        return response
+    }
+}

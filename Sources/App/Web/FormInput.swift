@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+
+enum FormInput {
+    struct Invalid: Error {
+        let message: String
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: AppRequestContext) async throws -> T {
+        var request = request
+        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        let text = String(buffer: buffer)
+        do {
+            return try URLEncodedFormDecoder().decode(T.self, from: text)
+        } catch {
+            throw HTTPError(.badRequest, message: "The form could not be read. Reload the page and try again.")
+        }
+    }
+
+    /// "1"/"0" from the buttons; absent means unchanged.
+    static func flag(_ value: String?, _ name: String) throws(Invalid) -> Bool? {
+        switch value?.lowercased() {
+        case nil: nil
+        case "1", "true", "on": true
+        case "0", "false", "off": false
+        default: throw Invalid(message: "“\(name)” must be 1 or 0.")
+        }
+    }
+
+    static func wantsJSON(_ request: Request) -> Bool {
+        request.headers[.accept]?.contains("application/json") == true
+    }
+}
+
+enum JSONAnswer {
+    static func ok(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json; charset=utf-8"
+        headers[.cacheControl] = "no-store"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(data: try JSONEncoder().encode(value))))
+    }
+
+    /// RFC 9457 problem details, as the API uses.
+    static func error(_ status: HTTPResponse.Status, _ detail: String) throws -> Response {
+        struct Problem: Encodable { let type: String; let title: String; let status: Int; let detail: String }
+        var response = try ok(Problem(type: "about:blank", title: status.reasonPhrase, status: status.code, detail: detail), status: status)
+        response.headers[.contentType] = "application/problem+json"
+        return response
+    }
+}
+
+enum SessionCookie {
+    static func make(_ token: String) -> Cookie {
+        Cookie(name: SessionService.cookieName, value: token, maxAge: 400 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// One poster card: used on the Movies grid and in My Lists.
+struct MovieCardView {
+    let id: Int
+    let title: String
+    let year: String?
+    let genre: String?
+    let posterURL: String
+    let detailURL: String
+    let actionURL: String
+    let returnTo: String
+    let favorite: Bool
+    let watched: Bool
+    let note: String?
+    let noteURL: String
+    let removeURL: String
+    /// My Lists only: which move buttons to show.
+    let inList: Bool
+    let canMoveToWatched: Bool
+    let canMoveToFavorites: Bool
+
+    var favoriteValue: String { favorite ? "0" : "1" }
+    var watchedValue: String { watched ? "0" : "1" }
+    var favoriteLabel: String { favorite ? "Favorite ✓" : "Favorite" }
+    var watchedLabel: String { watched ? "Watched ✓" : "Watched" }
+
+    init(movie: Movie, state: LibraryItem?, returnTo: String) {
+        self.init(
+            id: movie.id, title: movie.title, year: movie.year, genre: movie.genre, artworkURL: movie.artworkURL,
+            state: state, returnTo: returnTo, list: nil
+        )
+    }
+
+    init(item: LibraryItem, list: LibraryList, returnTo: String) {
+        self.init(
+            id: Int(item.itemID) ?? 0, title: item.title, year: item.year, genre: item.genre, artworkURL: item.artworkURL,
+            state: item, returnTo: returnTo, list: list
+        )
+    }
+
+    private init(
+        id: Int, title: String, year: Int?, genre: String?, artworkURL: String?, state: LibraryItem?, returnTo: String,
+        list: LibraryList?
+    ) {
+        self.id = id
+        self.title = title
+        self.year = year.map(String.init)
+        self.genre = genre
+        self.posterURL = Paths.poster(source: artworkURL, seed: id, title: title)
+        self.detailURL = Paths.movie(id)
+        self.actionURL = Paths.libraryMovie(id)
+        self.returnTo = returnTo
+        self.favorite = state?.favorite ?? false
+        self.watched = state?.watched ?? false
+        self.note = state?.watched == true ? state?.note : nil
+        self.noteURL = Paths.note(id, returnTo: returnTo)
+        self.removeURL = Paths.removeConfirmation(id, returnTo: returnTo)
+        self.inList = list != nil
+        self.canMoveToWatched = list == .favorites
+        self.canMoveToFavorites = list == .watched
+    }
+}

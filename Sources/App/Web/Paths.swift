@@ -1,0 +1,45 @@
+import Foundation
+
+/// The one source of the site's URLs: routes and the links that point at them use these.
+enum Paths {
+    static let home = "/"
+    static let search = "/search"
+    static let shows = "/shows"
+    static let stylesheet = "/static/app.css"
+    static let script = "/static/app.js"
+
+    static func movies(year: Int) -> String { "/movies?year=\(year)" }
+    static func movie(_ id: Int) -> String { "/movies/\(id)" }
+    static func libraryMovie(_ id: Int) -> String { "/library/movies/\(id)" }
+    static func removeMovie(_ id: Int) -> String { "/library/movies/\(id)/remove" }
+
+    static func removeConfirmation(_ id: Int, returnTo: String) -> String {
+        "/library/movies/\(id)/remove?return_to=\(query(returnTo))"
+    }
+
+    static func note(_ id: Int, returnTo: String) -> String { "/movies/\(id)/note?return_to=\(query(returnTo))" }
+
+    static func library(_ list: LibraryList, page: Int = 1) -> String {
+        page > 1 ? "/library?list=\(list.rawValue)&page=\(page)" : "/library?list=\(list.rawValue)"
+    }
+
+    static func poster(source: String?, seed: Int, title: String) -> String {
+        var path = "/posters?seed=\(seed)&title=\(query(String(title.prefix(80))))"
+        if let source { path += "&src=\(query(source))" }
+        return path
+    }
+
+    static func query(_ value: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~/")
+        return value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    /// A `return_to` target must be a path on this site: never another host (no open redirect).
+    static func safeReturnPath(_ raw: String?, fallback: String) -> String {
+        guard let raw, raw.count <= 512, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.hasPrefix("/\\"),
+              !raw.contains(where: { $0.isNewline || $0 == "\\" || $0.asciiValue.map { $0 < 0x20 } == true })
+        else { return fallback }
+        return raw
+    }
+}

@@ -1,0 +1,42 @@
+import App
+import ArgumentParser
+import Foundation
+import Logging
+
+@main
+struct PopcornSwirlCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "popcornswirl",
+        abstract: "PopcornSwirl: movies by release year, favourites, watched list and notes.",
+        subcommands: [Serve.self, Migrate.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the web server (the default). Settings come from the environment; see README.")
+
+    func run() async throws {
+        let config = try AppConfig.fromEnvironment()
+        var logger = Logger(label: "popcornswirl")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let database = try await AppDatabase.open(config.storage, logger: logger)
+        let http = AsyncHTTPUpstream()
+        let services = try AppServices(config: config, database: database, http: http, logger: logger)
+        let app = try await buildApplication(services: services, onShutdown: [{ await http.shutdown() }, { await database.shutdown() }])
+        logger.info("PopcornSwirl on http://\(config.host):\(config.port) (\(config.offline ? "offline mode" : "iTunes at \(config.itunesBaseURL)"))")
+        try await app.runService()
+    }
+}
+
+struct Migrate: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Apply pending database migrations and exit.")
+
+    func run() async throws {
+        let config = try AppConfig.fromEnvironment()
+        let logger = Logger(label: "popcornswirl")
+        let database = try await AppDatabase.open(config.storage, logger: logger)
+        await database.shutdown()
+        print("migrations applied")
+    }
+}

@@ -1,0 +1,742 @@
+#!/usr/bin/env python3
+"""A stub of PopcornSwirl's upstream APIs, for tests and benchmarks (Python 3 stdlib only).
+
+Serves, on one port of 127.0.0.1, in the upstreams' own wire formats:
+
+  iTunes Search API
+    GET /search?term=YYYY&media=movie&entity=movie&attribute=releaseYearTerm&limit=200
+        films of that release year, from Sources/App/Resources/catalog/movies-YYYY.json
+        (padded with synthetic films up to --pad-to N)
+    GET /search?term=TEXT&media=movie&entity=movie
+        films of every catalogue file whose trackName contains TEXT (case-insensitive)
+    GET /lookup?id=ID[,ID...]
+  Images
+    GET /img/<host>/<path...>          a small solid-colour PNG (60x90)
+  TVMaze (fixture Tests/AppTests/Fixtures/tvmaze/shows.json)
+    GET /shows?page=N   GET /shows/ID   GET /search/shows?q=   GET /singlesearch/shows?q=
+  OMDb (fixture Tests/AppTests/Fixtures/omdb/movies.json; the only valid key is `test-key`)
+    GET /?apikey=K&t=TITLE[&y=YEAR]   GET /?apikey=K&i=ttID   GET /?apikey=K&s=TEXT
+
+Control (never affected by the failure mode or the latency):
+    GET  /_control          current state as JSON
+    POST /_control          JSON body with any of: mode, latency_ms, scope, pad_to
+    GET  /_stats            {"requests": {"itunes": n, "tvmaze": n, "omdb": n, "img": n}}
+    POST /_stats/reset      zero the counters
+
+Modes: ok | 403 | 429 | 500 | malformed | drop | hang.  Scopes: all | itunes | tvmaze | omdb | img.
+
+On start the stub prints exactly one line, STUB_PORT=<port>, to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import hashlib
+import json
+import os
+import select
+import signal
+import socket
+import struct
+import sys
+import threading
+import time
+import zlib
+from functools import lru_cache
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qs, unquote, urlsplit
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CATALOG_DIR = REPO_ROOT / "Sources" / "App" / "Resources" / "catalog"
+DEFAULT_FIXTURES_DIR = REPO_ROOT / "Tests" / "AppTests" / "Fixtures"
+
+MODES = ("ok", "403", "429", "500", "malformed", "drop", "hang")
+SCOPES = ("all", "itunes", "tvmaze", "omdb", "img")
+APIS = ("itunes", "tvmaze", "omdb", "img")
+HANG_MAX_SECONDS = 60.0
+VALID_OMDB_KEY = "test-key"
+
+ITUNES_CONTENT_TYPE = "text/javascript; charset=utf-8"
+TVMAZE_CONTENT_TYPE = "application/json; charset=UTF-8"
+OMDB_CONTENT_TYPE = "application/json; charset=utf-8"
+JSON_CONTENT_TYPE = "application/json; charset=utf-8"
+
+TVMAZE_NOT_FOUND = {"name": "Not Found", "message": "", "code": 0, "status": 404}
+
+SYNTHETIC_BASE_ID = 8_000_000_000
+SYNTHETIC_GENRES = (
+    "Drama",
+    "Comedy",
+    "Action & Adventure",
+    "Thriller",
+    "Sci-Fi & Fantasy",
+    "Kids & Family",
+    "Horror",
+    "Romance",
+)
+SYNTHETIC_RATINGS = ("PG-13", "R", "PG", "G")
+
+
+# --------------------------------------------------------------------------- state
+
+
+class State:
+    """Failure switches and request counters, shared by all handler threads."""
+
+    def __init__(self, mode: str, latency_ms: int, scope: str, pad_to: int) -> None:
+        self.lock = threading.Lock()
+        self.mode = mode
+        self.latency_ms = latency_ms
+        self.scope = scope
+        self.pad_to = pad_to
+        self.counts = {api: 0 for api in APIS}
+        self.stopping = threading.Event()
+
+    def snapshot(self) -> dict:
+        with self.lock:
+            return {
+                "mode": self.mode,
+                "latency_ms": self.latency_ms,
+                "scope": self.scope,
+                "pad_to": self.pad_to,
+            }
+
+    def update(self, changes: dict) -> dict:
+        """Validates every change first, then applies them all; raises ValueError on a bad one."""
+        if not isinstance(changes, dict):
+            raise ValueError("body must be a JSON object")
+        unknown = set(changes) - {"mode", "latency_ms", "scope", "pad_to"}
+        if unknown:
+            raise ValueError(f"unknown keys: {sorted(unknown)}")
+        new = {}
+        if "mode" in changes:
+            new["mode"] = parse_mode(changes["mode"])
+        if "latency_ms" in changes:
+            new["latency_ms"] = parse_non_negative_int(changes["latency_ms"], "latency_ms")
+        if "scope" in changes:
+            new["scope"] = parse_scope(changes["scope"])
+        if "pad_to" in changes:
+            new["pad_to"] = parse_non_negative_int(changes["pad_to"], "pad_to")
+        with self.lock:
+            for key, value in new.items():
+                setattr(self, key, value)
+        return self.snapshot()
+
+    def count(self, api: str) -> None:
+        with self.lock:
+            self.counts[api] += 1
+
+    def stats(self) -> dict:
+        with self.lock:
+            return {"requests": dict(self.counts)}
+
+    def reset_stats(self) -> dict:
+        with self.lock:
+            self.counts = {api: 0 for api in APIS}
+            return {"requests": dict(self.counts)}
+
+    def failure_for(self, api: str) -> tuple[str, int]:
+        """(mode, latency_ms) that apply to a request of this API."""
+        with self.lock:
+            mode = self.mode if self.scope in ("all", api) else "ok"
+            return mode, self.latency_ms
+
+
+def parse_mode(value) -> str:
+    text = str(value).strip().lower()
+    if text not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}")
+    return text
+
+
+def parse_scope(value) -> str:
+    text = str(value).strip().lower()
+    if text not in SCOPES:
+        raise ValueError(f"scope must be one of {', '.join(SCOPES)}")
+    return text
+
+
+def parse_non_negative_int(value, name: str) -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a non-negative integer")
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a non-negative integer") from None
+    if number < 0 or (isinstance(value, float) and value != number):
+        raise ValueError(f"{name} must be a non-negative integer")
+    return number
+
+
+# --------------------------------------------------------------------------- data files
+
+
+class JsonFileCache:
+    """Re-reads a JSON file when it changes; keeps the last good parse while a writer is mid-file."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.entries: dict[Path, tuple[tuple[int, int], object]] = {}
+
+    def load(self, path: Path):
+        try:
+            st = path.stat()
+        except OSError:
+            with self.lock:
+                self.entries.pop(path, None)
+            return None
+        key = (st.st_mtime_ns, st.st_size)
+        with self.lock:
+            entry = self.entries.get(path)
+            if entry is not None and entry[0] == key:
+                return entry[1]
+        try:
+            with path.open("r", encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError):
+            with self.lock:
+                entry = self.entries.get(path)
+            return entry[1] if entry is not None else None
+        with self.lock:
+            self.entries[path] = (key, data)
+        return data
+
+
+class Catalog:
+    def __init__(self, catalog_dir: Path, fixtures_dir: Path) -> None:
+        self.catalog_dir = catalog_dir
+        self.fixtures_dir = fixtures_dir
+        self.files = JsonFileCache()
+
+    # iTunes ----------------------------------------------------------------
+
+    def films_of_year(self, year: int) -> list[dict]:
+        data = self.files.load(self.catalog_dir / f"movies-{year}.json")
+        return films_from(data)
+
+    def catalog_years(self) -> list[int]:
+        years = []
+        try:
+            names = os.listdir(self.catalog_dir)
+        except OSError:
+            return years
+        for name in names:
+            if name.startswith("movies-") and name.endswith(".json"):
+                stem = name[len("movies-") : -len(".json")]
+                if stem.isdigit():
+                    years.append(int(stem))
+        return sorted(years)
+
+    def all_films(self) -> list[dict]:
+        films, seen = [], set()
+        for year in self.catalog_years():
+            for film in self.films_of_year(year):
+                track_id = film.get("trackId")
+                if track_id in seen:
+                    continue
+                seen.add(track_id)
+                films.append(film)
+        return films
+
+    # TVMaze / OMDb -----------------------------------------------------------
+
+    def tvmaze_shows(self) -> list[dict]:
+        data = self.files.load(self.fixtures_dir / "tvmaze" / "shows.json")
+        return [show for show in data if isinstance(show, dict)] if isinstance(data, list) else []
+
+    def omdb_movies(self) -> list[dict]:
+        data = self.files.load(self.fixtures_dir / "omdb" / "movies.json")
+        return [movie for movie in data if isinstance(movie, dict)] if isinstance(data, list) else []
+
+
+def films_from(data) -> list[dict]:
+    """A catalogue file is an iTunes search response ({"resultCount", "results"}) or a bare list."""
+    if isinstance(data, dict):
+        data = data.get("results")
+    if not isinstance(data, list):
+        return []
+    return [film for film in data if isinstance(film, dict)]
+
+
+def with_store_defaults(film: dict) -> dict:
+    out = dict(film)
+    track_id = out.get("trackId")
+    out.setdefault(
+        "artworkUrl100",
+        f"https://is1-ssl.mzstatic.com/image/thumb/Stub/v4/{track_id}/source/100x100bb.jpg",
+    )
+    out.setdefault("trackPrice", 14.99)
+    out.setdefault("currency", "USD")
+    return out
+
+
+def synthetic_film(year: int, index: int, total: int) -> dict:
+    """Film number `index` (1-based) of the `total` synthetic films of a year."""
+    track_id = SYNTHETIC_BASE_ID + year * 1000 + index
+    title = f"Stub Film {index:03d}"
+    genre = SYNTHETIC_GENRES[(index - 1) % len(SYNTHETIC_GENRES)]
+    start = _dt.date(year, 1, 1)
+    days_in_year = (_dt.date(year + 1, 1, 1) - start).days
+    day = start + _dt.timedelta(days=((index - 1) * days_in_year) // max(total, 1))
+    slug = title.lower().replace(" ", "-")
+    return {
+        "wrapperType": "track",
+        "kind": "feature-movie",
+        "trackId": track_id,
+        "artistName": f"Stub Director {((index - 1) % 17) + 1}",
+        "trackName": title,
+        "trackCensoredName": title,
+        "trackViewUrl": f"https://itunes.apple.com/us/movie/{slug}/id{track_id}?uo=4",
+        "previewUrl": f"https://video-ssl.itunes.apple.com/itunes-assets/Stub/v4/{track_id}/preview.m4v",
+        "artworkUrl30": f"https://is1-ssl.mzstatic.com/image/thumb/Stub/v4/{track_id}/source/30x30bb.jpg",
+        "artworkUrl60": f"https://is1-ssl.mzstatic.com/image/thumb/Stub/v4/{track_id}/source/60x60bb.jpg",
+        "artworkUrl100": f"https://is1-ssl.mzstatic.com/image/thumb/Stub/v4/{track_id}/source/100x100bb.jpg",
+        "collectionPrice": 14.99,
+        "trackPrice": 14.99,
+        "trackRentalPrice": 3.99,
+        "collectionHdPrice": 19.99,
+        "trackHdPrice": 19.99,
+        "trackHdRentalPrice": 4.99,
+        "releaseDate": f"{day.isoformat()}T07:00:00Z",
+        "collectionExplicitness": "notExplicit",
+        "trackExplicitness": "notExplicit",
+        "trackTimeMillis": (85 + (index * 7) % 60) * 60_000,
+        "country": "USA",
+        "currency": "USD",
+        "primaryGenreName": genre,
+        "contentAdvisoryRating": SYNTHETIC_RATINGS[(index - 1) % len(SYNTHETIC_RATINGS)],
+        "shortDescription": f"Synthetic {genre.lower()} film {index} of {year}.",
+        "longDescription": (
+            f"{title} is a synthetic {genre.lower()} film released in {year}, made up by the "
+            "PopcornSwirl upstream stub so that a release year has enough films for tests and "
+            "benchmarks. It has no cast, no plot and no ending, but it does have a poster."
+        ),
+        "hasITunesExtras": False,
+    }
+
+
+def padded_films_of_year(catalog: Catalog, year: int, pad_to: int) -> list[dict]:
+    films = catalog.films_of_year(year)
+    missing = pad_to - len(films)
+    if missing > 0 and 1 <= year <= 9999:
+        films = films + [synthetic_film(year, i, missing) for i in range(1, missing + 1)]
+    return films
+
+
+def synthetic_lookup(catalog: Catalog, track_id: int, pad_to: int) -> dict | None:
+    if pad_to <= 0:
+        return None
+    offset = track_id - SYNTHETIC_BASE_ID
+    year, index = divmod(offset, 1000)
+    if not (1 <= year <= 9999) or index < 1:
+        return None
+    missing = pad_to - len(catalog.films_of_year(year))
+    if index > missing:
+        return None
+    return synthetic_film(year, index, missing)
+
+
+# --------------------------------------------------------------------------- images
+
+
+@lru_cache(maxsize=1024)
+def png_for(path: str, width: int = 60, height: int = 90) -> bytes:
+    digest = hashlib.sha256(path.encode("utf-8")).digest()
+    # Keep colours away from pure black/white so a test can tell a poster from a blank.
+    rgb = bytes(48 + (b % 160) for b in digest[:3])
+    row = b"\x00" + rgb * width
+    raw = row * height
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+
+
+# --------------------------------------------------------------------------- HTTP
+
+
+class Response:
+    __slots__ = ("status", "body", "content_type", "headers")
+
+    def __init__(self, status: int, body: bytes = b"", content_type: str | None = None, headers=None) -> None:
+        self.status = status
+        self.body = body
+        self.content_type = content_type
+        self.headers = list(headers or [])
+
+
+def json_response(status: int, payload, content_type: str = JSON_CONTENT_TYPE) -> Response:
+    return Response(status, json.dumps(payload, ensure_ascii=False).encode("utf-8"), content_type)
+
+
+def itunes_response(results: list[dict], status: int = 200) -> Response:
+    # Apple's body starts with three newlines and is pretty-printed one result per line.
+    lines = ",\n".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in results)
+    body = f'\n\n\n{{\n "resultCount":{len(results)},\n "results": [\n{lines}]\n}}\n\n\n'
+    return Response(status, body.encode("utf-8"), ITUNES_CONTENT_TYPE)
+
+
+def first(query: dict, name: str, default: str | None = None) -> str | None:
+    values = query.get(name)
+    return values[0] if values else default
+
+
+class StubServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 128
+
+    def __init__(self, address, state: State, catalog: Catalog, verbose: bool) -> None:
+        super().__init__(address, Handler)
+        self.state = state
+        self.catalog = catalog
+        self.verbose = verbose
+
+
+class Handler(BaseHTTPRequestHandler):
+    server: StubServer
+    protocol_version = "HTTP/1.1"
+    server_version = "PopcornStub/1.0"
+
+    def version_string(self) -> str:
+        return self.server_version
+
+    # -- plumbing -------------------------------------------------------------
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 (BaseHTTPRequestHandler's name)
+        if self.server.verbose:
+            sys.stderr.write(f"stub: {self.address_string()} {format % args}\n")
+
+    def do_GET(self) -> None:
+        self.handle_request(send_body=True)
+
+    def do_HEAD(self) -> None:
+        self.handle_request(send_body=False)
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length > 0 else b""
+        url = urlsplit(self.path)
+        path = url.path.rstrip("/") or "/"
+        state = self.server.state
+        if path == "/_control":
+            try:
+                changes = json.loads(body.decode("utf-8")) if body.strip() else {}
+                snapshot = state.update(changes)
+            except (ValueError, UnicodeDecodeError) as error:
+                self.send(json_response(400, {"error": str(error)}))
+                return
+            if self.server.verbose:
+                sys.stderr.write(f"stub: control -> {snapshot}\n")
+            self.send(json_response(200, snapshot))
+        elif path == "/_stats/reset":
+            self.send(json_response(200, state.reset_stats()))
+        else:
+            self.send(Response(405, b"Method Not Allowed", "text/plain; charset=utf-8", [("Allow", "GET, HEAD")]))
+
+    def send(self, response: Response, send_body: bool = True) -> None:
+        self.send_response(response.status)
+        if response.content_type:
+            self.send_header("Content-Type", response.content_type)
+        for name, value in response.headers:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(response.body)))
+        self.end_headers()
+        if send_body and response.body:
+            self.wfile.write(response.body)
+
+    # -- routing --------------------------------------------------------------
+
+    def handle_request(self, send_body: bool) -> None:
+        url = urlsplit(self.path)
+        path = url.path
+        query = parse_qs(url.query, keep_blank_values=True)
+        state = self.server.state
+
+        if path.rstrip("/") == "/_control":
+            self.send(json_response(200, state.snapshot()), send_body)
+            return
+        if path.rstrip("/") == "/_stats":
+            self.send(json_response(200, state.stats()), send_body)
+            return
+
+        api, route = self.route(path)
+        if api is None:
+            self.send(Response(404, b"Not Found", "text/plain; charset=utf-8"), send_body)
+            return
+        state.count(api)
+        mode, latency_ms = state.failure_for(api)
+        if latency_ms > 0 and not self.sleep_unless_stopping(latency_ms / 1000.0):
+            return
+
+        if mode == "drop":
+            self.drop_connection()
+            return
+        if mode == "hang":
+            self.hang()
+            return
+        if mode == "403":
+            self.send(Response(403), send_body)
+            return
+        if mode == "429":
+            self.send(Response(429, headers=[("Retry-After", "2")]), send_body)
+            return
+        if mode == "500":
+            self.send(Response(500, b"Internal Server Error", "text/plain; charset=utf-8"), send_body)
+            return
+
+        response = route(path, query)
+        if mode == "malformed":
+            cut = max(1, len(response.body) // 2)
+            response = Response(200, response.body[:cut], response.content_type, response.headers)
+        self.send(response, send_body)
+
+    def route(self, path: str):
+        if path in ("/search", "/search/"):
+            return "itunes", self.itunes_search
+        if path in ("/lookup", "/lookup/"):
+            return "itunes", self.itunes_lookup
+        if path.startswith("/img/"):
+            return "img", self.image
+        if path in ("/shows", "/shows/") or path.startswith("/shows/"):
+            return "tvmaze", self.tvmaze_shows
+        if path in ("/search/shows", "/search/shows/"):
+            return "tvmaze", self.tvmaze_search
+        if path in ("/singlesearch/shows", "/singlesearch/shows/"):
+            return "tvmaze", self.tvmaze_singlesearch
+        if path == "/":
+            return "omdb", self.omdb
+        return None, None
+
+    # -- failure modes --------------------------------------------------------
+
+    def sleep_unless_stopping(self, seconds: float) -> bool:
+        return not self.server.state.stopping.wait(seconds)
+
+    def drop_connection(self) -> None:
+        self.close_connection = True
+        try:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def hang(self) -> None:
+        """Answers nothing until the client closes the connection (or 60 s pass, or the stub stops)."""
+        deadline = time.monotonic() + HANG_MAX_SECONDS
+        sock = self.connection
+        while time.monotonic() < deadline and not self.server.state.stopping.is_set():
+            try:
+                readable, _, _ = select.select([sock], [], [], 0.25)
+                if readable and not sock.recv(1, socket.MSG_PEEK):
+                    break  # the client gave up
+            except OSError:
+                break
+        self.drop_connection()
+
+    # -- iTunes ---------------------------------------------------------------
+
+    def itunes_search(self, path: str, query: dict) -> Response:
+        catalog = self.server.catalog
+        term = (first(query, "term", "") or "").strip()
+        attribute = (first(query, "attribute", "") or "").strip()
+        limit_text = first(query, "limit")
+        try:
+            limit = int(limit_text) if limit_text not in (None, "") else 50
+        except ValueError:
+            limit = 50
+        limit = min(max(limit, 1), 200)
+
+        if attribute == "releaseYearTerm":
+            if not (term.isdigit() and len(term) == 4):
+                return itunes_response([])
+            films = padded_films_of_year(catalog, int(term), self.server.state.snapshot()["pad_to"])
+        elif attribute:
+            films = []  # an attribute this stub does not imitate
+        else:
+            needle = term.casefold()
+            if not needle:
+                return itunes_response([])
+            films = [f for f in catalog.all_films() if needle in str(f.get("trackName", "")).casefold()]
+        return itunes_response([with_store_defaults(f) for f in films[:limit]])
+
+    def itunes_lookup(self, path: str, query: dict) -> Response:
+        raw = (first(query, "id", "") or "").strip()
+        ids = [part.strip() for part in raw.split(",") if part.strip()]
+        if not ids or not all(part.isdigit() for part in ids):
+            return Response(
+                400,
+                json.dumps({"errorMessage": "Invalid value(s) for key(s): [id]", "queryParameters": {"id": raw}}).encode(),
+                ITUNES_CONTENT_TYPE,
+            )
+        catalog = self.server.catalog
+        pad_to = self.server.state.snapshot()["pad_to"]
+        by_id = {}
+        for film in catalog.all_films():
+            try:
+                by_id.setdefault(int(film.get("trackId")), film)
+            except (TypeError, ValueError):
+                continue
+        results = []
+        for part in ids:
+            track_id = int(part)
+            film = by_id.get(track_id) or synthetic_lookup(catalog, track_id, pad_to)
+            if film is not None:
+                results.append(with_store_defaults(film))
+        return itunes_response(results)
+
+    # -- images ---------------------------------------------------------------
+
+    def image(self, path: str, query: dict) -> Response:
+        rest = unquote(path[len("/img/") :])
+        host, _, image_path = rest.partition("/")
+        if not host or not image_path:
+            return Response(404, b"Not Found", "text/plain; charset=utf-8")
+        return Response(200, png_for(rest), "image/png", [("Cache-Control", "max-age=86400")])
+
+    # -- TVMaze ---------------------------------------------------------------
+
+    def tvmaze_shows(self, path: str, query: dict) -> Response:
+        shows = self.server.catalog.tvmaze_shows()
+        tail = path[len("/shows") :].strip("/")
+        if tail:
+            if not tail.isdigit():
+                return json_response(404, TVMAZE_NOT_FOUND, TVMAZE_CONTENT_TYPE)
+            for show in shows:
+                if str(show.get("id")) == tail:
+                    return json_response(200, show, TVMAZE_CONTENT_TYPE)
+            return json_response(404, TVMAZE_NOT_FOUND, TVMAZE_CONTENT_TYPE)
+        page_text = first(query, "page", "0") or "0"
+        if not page_text.isdigit():
+            return json_response(
+                400, {"name": "Bad Request", "message": "", "code": 0, "status": 400}, TVMAZE_CONTENT_TYPE
+            )
+        if int(page_text) >= 1:
+            return json_response(404, TVMAZE_NOT_FOUND, TVMAZE_CONTENT_TYPE)
+        return json_response(200, shows, TVMAZE_CONTENT_TYPE)
+
+    def tvmaze_matches(self, query: dict) -> list[dict] | None:
+        q = first(query, "q")
+        if q is None:
+            return None
+        needle = q.strip().casefold()
+        if not needle:
+            return []
+        return [s for s in self.server.catalog.tvmaze_shows() if needle in str(s.get("name", "")).casefold()]
+
+    def tvmaze_missing_q(self) -> Response:
+        return json_response(
+            400,
+            {"name": "Bad Request", "message": 'Missing required parameters: "q"', "code": 0, "status": 400},
+            TVMAZE_CONTENT_TYPE,
+        )
+
+    def tvmaze_search(self, path: str, query: dict) -> Response:
+        matches = self.tvmaze_matches(query)
+        if matches is None:
+            return self.tvmaze_missing_q()
+        return json_response(200, [{"score": 0.9, "show": s} for s in matches], TVMAZE_CONTENT_TYPE)
+
+    def tvmaze_singlesearch(self, path: str, query: dict) -> Response:
+        matches = self.tvmaze_matches(query)
+        if matches is None:
+            return self.tvmaze_missing_q()
+        if not matches:
+            return json_response(404, TVMAZE_NOT_FOUND, TVMAZE_CONTENT_TYPE)
+        return json_response(200, matches[0], TVMAZE_CONTENT_TYPE)
+
+    # -- OMDb -----------------------------------------------------------------
+
+    def omdb(self, path: str, query: dict) -> Response:
+        if first(query, "apikey") != VALID_OMDB_KEY:
+            return json_response(401, {"Response": "False", "Error": "Invalid API key!"}, OMDB_CONTENT_TYPE)
+        movies = self.server.catalog.omdb_movies()
+        not_found = json_response(200, {"Response": "False", "Error": "Movie not found!"}, OMDB_CONTENT_TYPE)
+        year = (first(query, "y", "") or "").strip()
+
+        def year_ok(movie: dict) -> bool:
+            return not year or str(movie.get("Year", "")).startswith(year)
+
+        imdb_id = (first(query, "i", "") or "").strip()
+        title = (first(query, "t", "") or "").strip()
+        search = (first(query, "s", "") or "").strip()
+        if imdb_id:
+            if not (imdb_id.startswith("tt") and imdb_id[2:].isdigit()):
+                return json_response(200, {"Response": "False", "Error": "Incorrect IMDb ID."}, OMDB_CONTENT_TYPE)
+            for movie in movies:
+                if movie.get("imdbID") == imdb_id:
+                    return json_response(200, movie, OMDB_CONTENT_TYPE)
+            return json_response(200, {"Response": "False", "Error": "Error getting data."}, OMDB_CONTENT_TYPE)
+        if title:
+            wanted = title.casefold()
+            for movie in movies:
+                if str(movie.get("Title", "")).casefold() == wanted and year_ok(movie):
+                    return json_response(200, movie, OMDB_CONTENT_TYPE)
+            return not_found
+        if search:
+            wanted = search.casefold()
+            hits = [m for m in movies if wanted in str(m.get("Title", "")).casefold() and year_ok(m)]
+            if not hits:
+                return not_found
+            summary = [
+                {k: m.get(k, "N/A") for k in ("Title", "Year", "imdbID", "Type", "Poster")} for m in hits
+            ]
+            return json_response(
+                200, {"Search": summary, "totalResults": str(len(hits)), "Response": "True"}, OMDB_CONTENT_TYPE
+            )
+        return json_response(200, {"Response": "False", "Error": "Incorrect IMDb ID."}, OMDB_CONTENT_TYPE)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def non_negative(text: str) -> int:
+    try:
+        return parse_non_negative_int(text, "value")
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=0, help="port to bind; 0 picks a free one (default 0)")
+    parser.add_argument("--mode", choices=MODES, default="ok", help="failure mode (default ok)")
+    parser.add_argument("--latency-ms", type=non_negative, default=0, help="delay before every upstream answer")
+    parser.add_argument("--scope", choices=SCOPES, default="all", help="APIs the mode applies to (default all)")
+    parser.add_argument("--pad-to", type=non_negative, default=0,
+                        help="pad every release year with synthetic films up to N")
+    parser.add_argument("--catalog-dir", type=Path, default=DEFAULT_CATALOG_DIR,
+                        help="movies-YYYY.json files (default Sources/App/Resources/catalog)")
+    parser.add_argument("--fixtures-dir", type=Path, default=DEFAULT_FIXTURES_DIR,
+                        help="tvmaze/shows.json and omdb/movies.json (default Tests/AppTests/Fixtures)")
+    parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
+    args = parser.parse_args(argv)
+
+    state = State(args.mode, args.latency_ms, args.scope, args.pad_to)
+    catalog = Catalog(args.catalog_dir.resolve(), args.fixtures_dir.resolve())
+    server = StubServer((args.host, args.port), state, catalog, args.verbose)
+
+    def stop(signum, frame):  # noqa: ARG001
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    sys.stdout.write(f"STUB_PORT={server.server_address[1]}\n")
+    sys.stdout.flush()
+    if args.verbose:
+        sys.stderr.write(f"stub: listening on {args.host}:{server.server_address[1]} state={state.snapshot()}\n")
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        state.stopping.set()
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
