@@ -1,0 +1,190 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import Synchronization
+import Testing
+
+@testable import App
+
+/// A clock the test moves by hand.
+final class ManualClock: AppClock {
+    private let current: Mutex<Date>
+
+    init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000)) { // 2026-11-18
+        current = Mutex(start)
+    }
+
+    func now() -> Date { current.withLock { $0 } }
+    func advance(_ seconds: TimeInterval) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+}
+
+/// An upstream that answers from a closure and counts calls per path, with an optional delay.
+final class FakeUpstream: UpstreamHTTP {
+    typealias Handler = @Sendable (URL) async throws(UpstreamError) -> UpstreamResponse
+    private let handler: Mutex<Handler>
+    private let counts = Mutex<[String: Int]>([:])
+    private let delayNanos: Mutex<UInt64> = Mutex(0)
+
+    init(_ handler: @escaping Handler) {
+        self.handler = Mutex(handler)
+    }
+
+    /// Serves the iTunes fixture files: `/search?term=YYYY…` → `itunes/year-YYYY.json`, `/lookup?id=N` from any of them.
+    static func itunesFixtures() -> FakeUpstream {
+        FakeUpstream { url throws(UpstreamError) in try Fixtures.itunesAnswer(for: url) }
+    }
+
+    func respond(_ handler: @escaping Handler) { self.handler.withLock { $0 = handler } }
+    func setDelay(milliseconds: UInt64) { delayNanos.withLock { $0 = milliseconds * 1_000_000 } }
+    func calls(_ path: String? = nil) -> Int {
+        counts.withLock { table in path.map { table[$0] ?? 0 } ?? table.values.reduce(0, +) }
+    }
+
+    func get(_ url: URL, headers: [(String, String)]) async throws(UpstreamError) -> UpstreamResponse {
+        counts.withLock { $0[url.path, default: 0] += 1 }
+        let delay = delayNanos.withLock { $0 }
+        if delay > 0 { try? await Task.sleep(nanoseconds: delay) }
+        let handler = self.handler.withLock { $0 }
+        return try await handler(url)
+    }
+}
+
+enum Fixtures {
+    static func data(_ name: String) -> Data {
+        let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")!
+        return try! Data(contentsOf: url)
+    }
+
+    static func json(_ name: String) -> UpstreamResponse {
+        UpstreamResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: data(name))
+    }
+
+    static func itunesAnswer(for url: URL) throws(UpstreamError) -> UpstreamResponse {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        if url.path.hasSuffix("/search"), let term = value("term") {
+            guard Bundle.module.url(forResource: "itunes/year-\(term).json", withExtension: nil, subdirectory: "Fixtures") != nil else {
+                return UpstreamResponse(status: 200, contentType: "text/javascript", body: Data(#"{"resultCount":0,"results":[]}"#.utf8))
+            }
+            return json("itunes/year-\(term).json")
+        }
+        if url.path.hasSuffix("/lookup"), let id = value("id").flatMap(Int.init) {
+            for year in ["2026", "2025"] {
+                let body = data("itunes/year-\(year).json")
+                let object = try! JSONSerialization.jsonObject(with: body) as! [String: Any]
+                let results = (object["results"] as! [[String: Any]]).filter { ($0["trackId"] as? Int) == id }
+                if !results.isEmpty {
+                    let answer = try! JSONSerialization.data(withJSONObject: ["resultCount": results.count, "results": results])
+                    return UpstreamResponse(status: 200, contentType: "text/javascript", body: answer)
+                }
+            }
+            return UpstreamResponse(status: 200, contentType: "text/javascript", body: Data(#"{"resultCount":0,"results":[]}"#.utf8))
+        }
+        return UpstreamResponse(status: 404, body: Data())
+    }
+}
+
+/// One isolated database per test: a temporary SQLite file, or a fresh PostgreSQL schema when
+/// `POPCORN_TEST_DATABASE_URL` is set (scripts/test runs the suite both ways).
+enum TestDatabase {
+    static let logger: Logger = {
+        var logger = Logger(label: "test")
+        logger.logLevel = .error
+        return logger
+    }()
+
+    static func with<T>(_ body: (AppDatabase) async throws -> T) async throws -> T {
+        let id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        let database: AppDatabase
+        var cleanup: () async -> Void
+        if let url = ProcessInfo.processInfo.environment["POPCORN_TEST_DATABASE_URL"], !url.isEmpty {
+            let schema = "t_\(id)"
+            database = try await AppDatabase.open(.postgres(url: url), schema: schema, logger: logger)
+            cleanup = {
+                try? await database.dropSchema(schema)
+                await database.shutdown()
+            }
+        } else {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("popcorn-test-\(id)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            database = try await AppDatabase.open(.sqlite(path: directory.appendingPathComponent("db.sqlite").path), logger: logger)
+            cleanup = {
+                await database.shutdown()
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
+        do {
+            let result = try await body(database)
+            await cleanup()
+            return result
+        } catch {
+            await cleanup()
+            throw error
+        }
+    }
+}
+
+/// A whole app over a test database, a fake upstream and a manual clock.
+struct TestApp {
+    let services: AppServices
+    let upstream: FakeUpstream
+    let clock: ManualClock
+
+    static func with<T>(
+        upstream: FakeUpstream = .itunesFixtures(), clock: ManualClock = ManualClock(), configure: (inout AppConfig) -> Void = { _ in },
+        _ body: (TestApp) async throws -> T
+    ) async throws -> T {
+        try await TestDatabase.with { database in
+            var config = AppConfig()
+            config.itunesBaseURL = "https://itunes.test"
+            config.posterCacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("posters-\(UUID())").path
+            configure(&config)
+            let services = try AppServices(config: config, database: database, http: upstream, clock: clock, logger: TestDatabase.logger)
+            defer { try? FileManager.default.removeItem(atPath: config.posterCacheDirectory) }
+            return try await body(TestApp(services: services, upstream: upstream, clock: clock))
+        }
+    }
+
+    /// Runs requests against the router in-process.
+    func test<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+        let app = try await buildApplication(services: services)
+        return try await app.test(.router, body)
+    }
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+
+    /// The session cookie the response sets, as a `Cookie` request header value.
+    var sessionCookie: String? {
+        headers[values: .setCookie].first { $0.hasPrefix(SessionService.cookieName + "=") }
+            .map { String($0.prefix { $0 != ";" }) }
+    }
+}
+
+extension TestClientProtocol {
+    func get(_ uri: String, cookie: String? = nil, accept: String? = nil) async throws -> TestResponse {
+        var headers = HTTPFields()
+        if let cookie { headers[.cookie] = cookie }
+        if let accept { headers[.accept] = accept }
+        return try await execute(uri: uri, method: .get, headers: headers)
+    }
+
+    func postForm(_ uri: String, _ fields: [(String, String)], cookie: String? = nil, json: Bool = false) async throws -> TestResponse {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        if let cookie { headers[.cookie] = cookie }
+        if json { headers[.accept] = "application/json" }
+        let body = fields.map { "\($0.0)=\(Paths.query($0.1).replacingOccurrences(of: "&", with: "%26"))" }.joined(separator: "&")
+        return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+    }
+
+    func sendJSON(_ uri: String, method: HTTPRequest.Method, _ json: String, cookie: String? = nil) async throws -> TestResponse {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.accept] = "application/json"
+        if let cookie { headers[.cookie] = cookie }
+        return try await execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: json))
+    }
+}
