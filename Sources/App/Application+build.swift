@@ -20,13 +20,14 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     let renderer = try await PageRenderer.load()
     let router = Router(context: AppRequestContext.self)
     router.add(middleware: SecurityHeadersMiddleware())
+    // Outside the file server, so a missing file becomes a readable 404 page.
+    router.add(middleware: ErrorPageMiddleware(renderer: renderer, logger: services.logger))
     if let publicDirectory = Bundle.module.url(forResource: "public", withExtension: nil, subdirectory: "Resources") {
         router.add(middleware: FileMiddleware(
             publicDirectory.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600), .public])]),
             logger: services.logger
         ))
     }
-    router.add(middleware: ErrorPageMiddleware(renderer: renderer, logger: services.logger))
     router.add(middleware: VisitorMiddleware(sessions: services.sessions))
     router.get("/healthz") { _, _ in "ok" }
 

@@ -46,7 +46,14 @@ struct LibraryController {
         } catch {
             return try wantsJSON ? JSONAnswer.error(.badRequest, error.message) : ErrorPages.badRequest(renderer, error.message, backURL: returnTo)
         }
-        guard case .found(let movie, _) = await movies.resolveMovie(id, profile: context.profileID) else {
+        let movie: Movie
+        switch await movies.resolveMovie(id, profile: context.profileID) {
+        case .found(let found, _):
+            movie = found
+        case .notFound:
+            let message = "We couldn’t find a film with the id \(id) on iTunes."
+            return try wantsJSON ? JSONAnswer.error(.notFound, message) : ErrorPages.notFound(renderer, message)
+        case .unavailable:
             return try wantsJSON
                 ? JSONAnswer.error(.serviceUnavailable, ErrorTexts.fetchFailed)
                 : ErrorPages.fetchFailed(renderer, retryURL: Paths.movie(id))

@@ -20,10 +20,11 @@ struct MovieCardView {
     let canMoveToWatched: Bool
     let canMoveToFavorites: Bool
 
-    var favoriteValue: String { favorite ? "0" : "1" }
-    var watchedValue: String { watched ? "0" : "1" }
-    var favoriteLabel: String { favorite ? "Favorite ✓" : "Favorite" }
-    var watchedLabel: String { watched ? "Watched ✓" : "Watched" }
+    // Stored, not computed: templates read properties through reflection.
+    let favoriteValue: String
+    let watchedValue: String
+    let favoriteLabel: String
+    let watchedLabel: String
 
     init(movie: Movie, state: LibraryItem?, returnTo: String) {
         self.init(
@@ -53,6 +54,10 @@ struct MovieCardView {
         self.returnTo = returnTo
         self.favorite = state?.favorite ?? false
         self.watched = state?.watched ?? false
+        favoriteValue = favorite ? "0" : "1"
+        watchedValue = watched ? "0" : "1"
+        favoriteLabel = favorite ? "Favorite ✓" : "Favorite"
+        watchedLabel = watched ? "Watched ✓" : "Watched"
         self.note = state?.watched == true ? state?.note : nil
         self.noteURL = Paths.note(id, returnTo: returnTo)
         self.removeURL = Paths.removeConfirmation(id, returnTo: returnTo)

@@ -27,10 +27,10 @@ struct MovieDetailPage {
     /// Just marked watched without JavaScript: show the note form first.
     let notePrompt: Bool
 
-    var favoriteValue: String { favorite ? "0" : "1" }
-    var watchedValue: String { watched ? "0" : "1" }
-    var favoriteLabel: String { favorite ? "Bookmarked ✓" : "Bookmark" }
-    var watchedLabel: String { watched ? "Watched ✓" : "Add to Watched" }
+    let favoriteValue: String
+    let watchedValue: String
+    let favoriteLabel: String
+    let watchedLabel: String
 
     init(movie: Movie, source: CatalogSource, saved: LibraryItem?, notePrompt: Bool) {
         chrome = Chrome(movie.title, tab: .movies, notice: Formats.sourceNotice(source))
@@ -51,6 +51,10 @@ struct MovieDetailPage {
         returnTo = Paths.movie(movie.id)
         favorite = saved?.favorite ?? false
         watched = saved?.watched ?? false
+        favoriteValue = favorite ? "0" : "1"
+        watchedValue = watched ? "0" : "1"
+        favoriteLabel = favorite ? "Bookmarked ✓" : "Bookmark"
+        watchedLabel = watched ? "Watched ✓" : "Add to Watched"
         inLibrary = saved != nil
         note = saved?.note
         noteURL = Paths.note(movie.id, returnTo: Paths.movie(movie.id))

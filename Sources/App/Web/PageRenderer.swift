@@ -97,7 +97,7 @@ enum Formats {
         switch source {
         case .live: nil
         case .stale(let savedOn): "Offline — showing results saved on \(moment.string(from: savedOn))"
-        case .offlineCatalogue: "Offline — iTunes can't be reached, showing PopcornSwirl's built-in catalogue"
+        case .offlineCatalogue: "Offline — iTunes can’t be reached, showing PopcornSwirl’s built-in catalogue"
         }
     }
 
@@ -110,7 +110,7 @@ enum Formats {
         guard let price else { return nil }
         let formatter = NumberFormatter()
         formatter.numberStyle = .currency
-        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.locale = Locale(identifier: "en_US")
         formatter.currencyCode = currency ?? "USD"
         return formatter.string(from: NSNumber(value: price))
     }
