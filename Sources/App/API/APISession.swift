@@ -39,6 +39,14 @@ struct APISessionMiddleware: RouterMiddleware {
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         guard request.uri.path.hasPrefix("/api/") else { return try await next(request, context) }
+        var request = request
+        // Errors are always problem+json (RFC 9457); a client that accepts JSON gets them too
+        // instead of a 406 from the generated content negotiation.
+        if let accept = request.headers[.accept], accept.contains("application/json"), !accept.contains("problem+json") {
+            var head = request.head
+            head.headerFields[.accept] = accept + ", application/problem+json"
+            request = Request(head: head, body: request.body)
+        }
         let session = APISession(existing: context.profileID, sessions: sessions)
         var response = try await APIScope.$session.withValue(session) { try await next(request, context) }
         if let token = session.newToken { response.setCookie(SessionCookie.make(token)) }

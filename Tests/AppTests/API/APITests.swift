@@ -1,0 +1,139 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@testable import App
+
+@Suite("JSON API v1")
+struct APITests {
+    struct Problem: Decodable { let status: Int; let detail: String }
+    struct Source: Decodable { let kind: String; let fetchedAt: Date? }
+    struct Movie: Decodable { let id: Int; let title: String; let year: Int?; let storeUrl: String?; let posterUrl: String? }
+    struct MovieList: Decodable { let year: Int; let source: Source; let movies: [Movie] }
+    struct State: Decodable { let favorite: Bool; let watched: Bool; let note: String? }
+    struct Detail: Decodable { let movie: Movie; let source: Source; let library: State? }
+    struct Entry: Decodable { let id: Int; let title: String; let favorite: Bool; let watched: Bool; let note: String? }
+    struct Page: Decodable { let list: String; let page: Int; let pageSize: Int; let total: Int; let items: [Entry] }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(T.self, from: Data(buffer: response.body))
+    }
+
+    @Test("GET /api/v1/movies lists a year newest first with its source; the current year by default")
+    func listMovies() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let response = try await client.get("/api/v1/movies?year=2026")
+                #expect(response.status == .ok)
+                let list = try Self.decode(MovieList.self, response)
+                #expect(list.year == 2026 && list.source.kind == "live")
+                #expect(list.movies.map(\.id) == [1003, 1001, 1006, 1002, 1005])
+                #expect(list.movies[1].posterUrl?.hasPrefix("/posters?") == true)
+                let byDefault = try Self.decode(MovieList.self, try await client.get("/api/v1/movies"))
+                #expect(byDefault.year == 2026)
+            }
+        }
+    }
+
+    @Test("bad query input is a 400 problem", arguments: ["/api/v1/movies?year=abc", "/api/v1/movies?year=1800", "/api/v1/library?list=nope", "/api/v1/library?page=0", "/api/v1/library?page=x"])
+    func badQueries(path: String) async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let response = try await client.get(path)
+                #expect(response.status == .badRequest)
+                #expect(response.headers[.contentType]?.hasPrefix("application/problem+json") == true)
+                let problem = try Self.decode(Problem.self, response)
+                #expect(problem.status == 400 && !problem.detail.isEmpty)
+            }
+        }
+    }
+
+    @Test("GET /api/v1/movies/{id}: the film, 404 for unknown, 503 when nothing can be known")
+    func getMovie() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let detail = try Self.decode(Detail.self, try await client.get("/api/v1/movies/1001"))
+                #expect(detail.movie.title == "Middle Of The Year" && detail.library == nil)
+                #expect(detail.movie.storeUrl?.contains("id1001") == true)
+                #expect(try await client.get("/api/v1/movies/999999").status == .notFound)
+                #expect(try await client.get("/api/v1/movies/abc").status == .badRequest)
+                app.upstream.respond { _ throws(UpstreamError) in throw .unreachable("down") }
+                let down = try await client.get("/api/v1/movies/777777")
+                #expect(down.status == .serviceUnavailable)
+                #expect(try Self.decode(Problem.self, down).detail == "An error occurred while fetching data. Do you want to try again?")
+            }
+        }
+    }
+
+    @Test("PUT creates a visitor and an entry, updates it, 204 when in no list; DELETE removes; the list pages it")
+    func writeFlow() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let created = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": true}"#)
+                #expect(created.status == .ok)
+                let cookie = try #require(created.sessionCookie)
+                #expect(try Self.decode(Entry.self, created).favorite)
+                let updated = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"watched": true, "note": "Great"}"#, cookie: cookie)
+                let entry = try Self.decode(Entry.self, updated)
+                #expect(entry.favorite && entry.watched && entry.note == "Great")
+                #expect(updated.sessionCookie == nil, "an existing visitor keeps its session")
+                let detail = try Self.decode(Detail.self, try await client.get("/api/v1/movies/1001", cookie: cookie))
+                #expect(detail.library?.note == "Great")
+                let page = try Self.decode(Page.self, try await client.get("/api/v1/library?list=watched", cookie: cookie))
+                #expect(page.total == 1 && page.pageSize == 60 && page.items.first?.title == "Middle Of The Year")
+                let emptied = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": false, "watched": false}"#, cookie: cookie)
+                #expect(emptied.status == .noContent)
+                _ = try await client.sendJSON("/api/v1/library/movies/1002", method: .put, #"{"favorite": true}"#, cookie: cookie)
+                #expect(try await client.execute(uri: "/api/v1/library/movies/1002", method: .delete, headers: [.cookie: cookie]).status == .noContent)
+                #expect(try await client.execute(uri: "/api/v1/library/movies/1002", method: .delete, headers: [.cookie: cookie]).status == .notFound)
+                #expect(try Self.decode(Page.self, try await client.get("/api/v1/library", cookie: cookie)).total == 0)
+            }
+        }
+    }
+
+    @Test("PUT rejects bad bodies with readable problems and writes nothing")
+    func badWrites() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let long = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, "{\"note\": \"\(String(repeating: "a", count: 2001))\"}")
+                #expect(long.status == .unprocessableContent)
+                #expect(try Self.decode(Problem.self, long).detail.contains("at most 2000 characters"))
+                #expect(long.sessionCookie == nil)
+                let garbage = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, "{not json")
+                #expect(garbage.status == .badRequest)
+                let wrongType = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": "yes"}"#)
+                #expect(wrongType.status == .badRequest)
+                #expect(try await client.sendJSON("/api/v1/library/movies/999999", method: .put, #"{"favorite": true}"#).status == .notFound)
+                #expect(try await client.sendJSON("/api/v1/library/movies/0", method: .put, #"{"favorite": true}"#).status == .badRequest)
+                #expect(try await client.execute(uri: "/api/v1/library/movies/1001", method: .delete).status == .notFound)
+            }
+        }
+    }
+
+    @Test("another visitor's entries are never visible or removable")
+    func isolation() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let mine = try #require(try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": true, "note": "mine"}"#).sessionCookie)
+                let theirs = try #require(try await client.sendJSON("/api/v1/library/movies/1002", method: .put, #"{"favorite": true}"#).sessionCookie)
+                let theirPage = try Self.decode(Page.self, try await client.get("/api/v1/library", cookie: theirs))
+                #expect(theirPage.items.map(\.id) == [1002])
+                #expect(try await client.execute(uri: "/api/v1/library/movies/1001", method: .delete, headers: [.cookie: theirs]).status == .notFound)
+                #expect(try Self.decode(Page.self, try await client.get("/api/v1/library", cookie: mine)).total == 1)
+            }
+        }
+    }
+
+    @Test("the OpenAPI document is served")
+    func document() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let response = try await client.get("/api/openapi.yaml")
+                #expect(response.status == .ok)
+                #expect(response.text.contains("openapi: \"3.1.0\"") && response.text.contains("/api/v1/library/movies/{id}"))
+            }
+        }
+    }
+}
