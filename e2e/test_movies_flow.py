@@ -552,7 +552,11 @@ def test_a_phone_has_the_tab_bar_at_the_bottom_of_the_screen(app, browser):
 
 
 def test_my_lists_and_a_saved_film_still_open_when_itunes_is_down(app, stub, browser):
-    save(browser, app, CAT_IN_THE_HAT, favorite="1")
+    browser.get(app.url("/"))
+    favorite = wait_for(browser, f'.card[data-movie-id="{CAT_IN_THE_HAT}"] .btn-fav')
+    click(browser, favorite)
+    until(browser, lambda d: card_for(d, CAT_IN_THE_HAT).find_element(By.CSS_SELECTOR, ".btn-fav").get_attribute("aria-pressed") == "true")
+    assert card_for(browser, CAT_IN_THE_HAT).find_element(By.CSS_SELECTOR, ".btn-fav").text == "Favorite ✓"
     entry = film(CAT_IN_THE_HAT)
     stub.stop()  # the autouse fixture starts it again after the test
 
