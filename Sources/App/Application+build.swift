@@ -33,7 +33,8 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
 
     let movies = MoviesController(services: services, renderer: renderer, sharedPages: RenderedPageCache())
     movies.register(on: router)
-    LibraryController(services: services, renderer: renderer, movies: movies).register(on: router)
+    let personalPages = PersonalPageCache(clock: services.clock)
+    LibraryController(services: services, renderer: renderer, movies: movies, pages: personalPages).register(on: router)
     PosterController(posters: services.posters).register(on: router)
     PlaceholderController(renderer: renderer).register(on: router)
     try APIController(services: services, movies: movies).register(on: router)

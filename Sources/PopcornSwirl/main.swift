@@ -17,6 +17,12 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the web server (the default). Settings come from the environment; see README.")
 
     func run() async throws {
+        // Off the main actor: the entry point is main-actor isolated, and work inherited from it
+        // would funnel through the main thread.
+        try await Task.detached { try await Self.serve() }.value
+    }
+
+    static func serve() async throws {
         let config = try AppConfig.fromEnvironment()
         var logger = Logger(label: "popcornswirl")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info

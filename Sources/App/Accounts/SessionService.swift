@@ -21,7 +21,7 @@ public final class SessionService: Sendable {
     }
 
     static func hash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.string(SHA256.hash(data: Data(token.utf8)))
     }
 
     static func newToken() -> String {
@@ -42,7 +42,8 @@ public final class SessionService: Sendable {
         }
         guard let session = try await SessionModel.find(key, on: database.db) else { return nil }
         session.lastSeenAt = now
-        try await session.update(on: database.db)
+        // Best effort: a busy database must not turn a page view into an error.
+        try? await session.update(on: database.db)
         known.withLock { $0[key] = (session.profileID, now) }
         return session.profileID
     }

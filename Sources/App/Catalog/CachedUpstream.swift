@@ -38,7 +38,7 @@ public final class CachedUpstream: Sendable {
     let clock: any AppClock
     let offline: Bool
     let logger: Logger
-    private let flight = SingleFlight<String, CachedBody>()
+    private let flight = SingleFlight<String, CachedBody, UpstreamError>()
 
     public init(
         http: any UpstreamHTTP, store: any CatalogCacheStore, throttle: HostThrottle, breaker: HostBreaker,

@@ -11,6 +11,15 @@ public enum CatalogSource: Sendable, Equatable {
     case offlineCatalogue
 
     public var isLive: Bool { if case .live = self { true } else { false } }
+
+    /// Identifies the answer cheaply (no date formatting): used to key rendered pages.
+    var identity: String {
+        switch self {
+        case .live(let fetchedAt): "live:\(fetchedAt.timeIntervalSince1970)"
+        case .stale(let savedOn): "stale:\(savedOn.timeIntervalSince1970)"
+        case .offlineCatalogue: "offline"
+        }
+    }
 }
 
 public struct MovieList: Sendable {

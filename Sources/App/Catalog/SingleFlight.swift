@@ -1,14 +1,14 @@
 /// Coalesces concurrent work per key: while a call for a key is running, later callers
-/// await the same result instead of starting another upstream request.
-public actor SingleFlight<Key: Hashable & Sendable, Value: Sendable> {
-    private var running: [Key: Task<Result<Value, UpstreamError>, Never>] = [:]
+/// await the same result instead of starting the same work again.
+public actor SingleFlight<Key: Hashable & Sendable, Value: Sendable, Failure: Error> {
+    private var running: [Key: Task<Result<Value, Failure>, Never>] = [:]
 
     public init() {}
 
     public func run(
         _ key: Key,
-        _ work: @escaping @Sendable () async -> Result<Value, UpstreamError>
-    ) async -> Result<Value, UpstreamError> {
+        _ work: @escaping @Sendable () async -> Result<Value, Failure>
+    ) async -> Result<Value, Failure> {
         if let task = running[key] { return await task.value }
         let task = Task { await work() }
         running[key] = task

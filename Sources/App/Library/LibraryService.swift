@@ -7,6 +7,7 @@ public final class LibraryService: Sendable {
     public static let noteLimit = 2000
     let database: AppDatabase
     let clock: any AppClock
+    public let versions = LibraryVersions()
 
     public init(database: AppDatabase, clock: any AppClock) {
         self.database = database
@@ -60,6 +61,7 @@ public final class LibraryService: Sendable {
         let snapshot: Data
         do { snapshot = try JSONEncoder().encode(movie) } catch { throw .storageFailed("\(error)") }
         let now = clock.now()
+        defer { versions.bump(profile) }
         do {
             return try await database.db.transaction { db in
                 let existing = try await LibraryEntryModel.query(on: db)
@@ -102,6 +104,7 @@ public final class LibraryService: Sendable {
     /// Removes a title from every list. Returns false when it was not saved.
     @discardableResult
     public func remove(profile: UUID, movieID: Int) async throws(LibraryError) -> Bool {
+        defer { versions.bump(profile) }
         do {
             guard let row = try await row(profile: profile, movieID: movieID) else { return false }
             try await row.delete(on: database.db)
@@ -124,12 +127,13 @@ public final class LibraryService: Sendable {
             }
             return query
         }
+        // Two indexed queries; a COUNT(*) OVER () window made SQLite materialise every row (measured slower).
         let total = try await filtered(sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n"))
             .first(decodingColumn: "n", as: Int.self) ?? 0
         let pageNumber = max(1, page)
         let rows = try await filtered(sql.select().columns(ListRow.columns.map { SQLIdentifier($0) }))
             .orderBy("updated_at", .descending)
-            .orderBy("title")
+            .orderBy("item_id")
             .limit(LibraryPage.pageSize)
             .offset((pageNumber - 1) * LibraryPage.pageSize)
             .all(decoding: ListRow.self)

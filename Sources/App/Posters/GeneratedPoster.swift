@@ -1,7 +1,8 @@
 /// A poster drawn from the title on two colours derived from the id, used whenever artwork is missing.
 enum GeneratedPoster {
     static func svg(seed: Int, title: String) -> String {
-        let hue = Int(UInt64(bitPattern: Int64(seed)) % 360)
+        // Neighbouring ids (consecutive in a catalogue) should not get neighbouring colours.
+        let hue = Int((UInt64(bitPattern: Int64(seed)) &* 2_654_435_761) % 360)
         let hue2 = (hue + 40) % 360
         let lines = wrap(String(title.prefix(80)), width: 14).prefix(5)
         let startY = 225 - (lines.count - 1) * 19

@@ -24,7 +24,7 @@ public final class PosterService: Sendable {
     let offline: Bool
     let breaker: HostBreaker
     let logger: Logger
-    private let flight = SingleFlight<String, Data>()
+    private let flight = SingleFlight<String, Data, UpstreamError>()
 
     public init(directory: String, http: any UpstreamHTTP, imageBaseURL: String?, offline: Bool, breaker: HostBreaker, logger: Logger) {
         self.directory = URL(fileURLWithPath: directory, isDirectory: true)
@@ -61,7 +61,7 @@ public final class PosterService: Sendable {
     }
 
     static func fileName(for source: String) -> String {
-        SHA256.hash(data: Data(source.utf8)).map { String(format: "%02x", $0) }.joined() + ".img"
+        Hex.string(SHA256.hash(data: Data(source.utf8))) + ".img"
     }
 
     private func rewritten(_ url: URL) -> URL {

@@ -26,7 +26,9 @@ struct VisitorMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         if let token = request.cookies[SessionService.cookieName]?.value {
-            context.profileID = try? await sessions.profile(forToken: token)
+            // A failed lookup must not look like "no session": a save would then start a new
+            // visitor and replace the cookie. It surfaces as the retry page instead.
+            context.profileID = try await sessions.profile(forToken: token)
         }
         return try await next(request, context)
     }

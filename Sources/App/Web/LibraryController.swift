@@ -7,6 +7,7 @@ struct LibraryController {
     let services: AppServices
     let renderer: PageRenderer
     let movies: MoviesController
+    let pages: PersonalPageCache
 
     func register(on router: Router<AppRequestContext>) {
         router.get("/library") { request, context in try await listPage(request, context) }
@@ -24,8 +25,25 @@ struct LibraryController {
         guard let page = Int(pageText), page >= 1, page <= 100_000 else {
             return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Paths.library(list))
         }
-        let result = try await services.library.list(profile: context.profileID, list: list, page: page)
-        return try renderer.response("library", LibraryPageView(list: list, page: result))
+        guard let profile = context.profileID else {
+            let empty = LibraryPage(items: [], total: 0, page: page)
+            return try renderer.response("library", LibraryPageView(list: list, page: empty))
+        }
+        // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
+        let version = services.library.versions.current(profile)
+        let key = "\(profile)|\(list.rawValue)|\(page)"
+        if let cached = pages.get(key, version: version) { return PageRenderer.htmlResponse(cached) }
+        // Concurrent requests for the same page and version share one query and one render.
+        let rendered = await pages.rendering.run("\(key)|\(version)") { [services, renderer, pages] in
+            do {
+                let result = try await services.library.list(profile: profile, list: list, page: page)
+                let html = try renderer.html("library", LibraryPageView(list: list, page: result))
+                return .success(pages.put(key, version: version, html: html))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return PageRenderer.htmlResponse(try rendered.get())
     }
 
     struct ChangeForm: Decodable {
@@ -177,6 +195,7 @@ struct LibraryPageView {
     let hasCards: Bool
     let heading: String
     let countText: String
+    let total: Int
     let emptyMessage: String
     let previousURL: String?
     let nextURL: String?
@@ -191,6 +210,7 @@ struct LibraryPageView {
         cards = page.items.map { MovieCardView(item: $0, list: list, returnTo: returnTo) }
         hasCards = !cards.isEmpty
         countText = page.total == 1 ? "1 film" : "\(page.total) films"
+        total = page.total
         emptyMessage = switch list {
         case .favorites: "No favourites yet. Tap Favorite on any film in Movies to keep it here."
         case .watched: "Nothing marked as watched yet. Tap Watched on a film you’ve seen — you can add a note to it."

@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// One poster card: used on the Movies grid and in My Lists.
 struct MovieCardView {
@@ -6,6 +7,8 @@ struct MovieCardView {
     let title: String
     let year: String?
     let genre: String?
+    /// "2026 · Drama": one string, so a wrapped line never starts with the separator.
+    let meta: String
     let posterURL: String
     let detailURL: String
     let actionURL: String
@@ -48,6 +51,7 @@ struct MovieCardView {
         self.title = title
         self.year = year.map(String.init)
         self.genre = genre
+        meta = [year.map(String.init), genre].compactMap { $0 }.joined(separator: " · ")
         self.posterURL = Paths.poster(source: artworkURL, seed: id, title: title)
         self.detailURL = Paths.movie(id)
         self.actionURL = Paths.libraryMovie(id)
@@ -64,5 +68,38 @@ struct MovieCardView {
         self.inList = list != nil
         self.canMoveToWatched = list == .favorites
         self.canMoveToFavorites = list == .watched
+    }
+}
+
+extension MovieCardView: MustacheParent {
+    /// Templates look fields up by name. A switch is far cheaper than reflection for the 60–200
+    /// cards a page renders (see scripts/bench); `MovieCardViewTests` keeps it in step with the fields.
+    /// Optionals are returned boxed, so a missing value stops the lookup here instead of falling
+    /// through to the page's fields of the same name.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "title": title
+        case "year": year as Any
+        case "genre": genre as Any
+        case "meta": meta
+        case "posterURL": posterURL
+        case "detailURL": detailURL
+        case "actionURL": actionURL
+        case "returnTo": returnTo
+        case "favorite": favorite
+        case "watched": watched
+        case "note": note as Any
+        case "noteURL": noteURL
+        case "removeURL": removeURL
+        case "inList": inList
+        case "canMoveToWatched": canMoveToWatched
+        case "canMoveToFavorites": canMoveToFavorites
+        case "favoriteValue": favoriteValue
+        case "watchedValue": watchedValue
+        case "favoriteLabel": favoriteLabel
+        case "watchedLabel": watchedLabel
+        default: nil
+        }
     }
 }

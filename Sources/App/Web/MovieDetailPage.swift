@@ -24,15 +24,13 @@ struct MovieDetailPage {
     let note: String?
     let noteURL: String
     let removeURL: String
-    /// Just marked watched without JavaScript: show the note form first.
-    let notePrompt: Bool
 
     let favoriteValue: String
     let watchedValue: String
     let favoriteLabel: String
     let watchedLabel: String
 
-    init(movie: Movie, source: CatalogSource, saved: LibraryItem?, notePrompt: Bool) {
+    init(movie: Movie, source: CatalogSource, saved: LibraryItem?) {
         chrome = Chrome(movie.title, tab: .movies, notice: Formats.sourceNotice(source))
         id = movie.id
         title = movie.title
@@ -59,7 +57,6 @@ struct MovieDetailPage {
         note = saved?.note
         noteURL = Paths.note(movie.id, returnTo: Paths.movie(movie.id))
         removeURL = Paths.removeConfirmation(movie.id, returnTo: Paths.movie(movie.id))
-        self.notePrompt = notePrompt
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Mustache
 
 /// The Movies screen (a year's films) and the movie detail screen.
 struct MoviesController {
@@ -37,7 +38,7 @@ struct MoviesController {
         let returnTo = yearParameter == nil ? Paths.home : Paths.movies(year: year)
         // Anonymous visitors all see the same bytes: render once per catalogue answer.
         guard let profile = context.profileID else {
-            let key = "\(returnTo)|\(list.source)"
+            let key = "\(returnTo)|\(list.source.identity)"
             if let cached = sharedPages.get(key) { return PageRenderer.htmlResponse(cached) }
             let cards = list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) }
             let html = try renderer.html("movies", MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source))
@@ -51,10 +52,9 @@ struct MoviesController {
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let id = try movieID(context)
         let saved = try await services.library.item(profile: context.profileID, movieID: id)
-        let prompt = request.uri.queryParameters["noted"] == nil ? false : saved?.watched == true
         switch await resolveMovie(id, profile: context.profileID) {
         case .found(let movie, let source):
-            let page = MovieDetailPage(movie: movie, source: source, saved: saved, notePrompt: prompt)
+            let page = MovieDetailPage(movie: movie, source: source, saved: saved)
             return try renderer.response("movie", page)
         case .notFound:
             return try ErrorPages.notFound(renderer, "We couldn’t find a film with the id \(id) on iTunes.")
@@ -91,9 +91,18 @@ struct MoviesController {
     }
 }
 
-struct YearOption {
+struct YearOption: MustacheParent {
     let value: Int
     let selected: Bool
+
+    /// 77 options per page: skip reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "value": value
+        case "selected": selected
+        default: nil
+        }
+    }
 }
 
 struct MoviesPage {

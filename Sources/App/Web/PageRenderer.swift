@@ -10,6 +10,7 @@ struct PageRenderer: Sendable {
         guard let directory = Bundle.module.url(forResource: "templates", withExtension: nil, subdirectory: "Resources") else {
             throw RenderError.missingTemplates
         }
+        UTF8HTMLEscaping.register()
         return PageRenderer(library: try await MustacheLibrary(directory: directory.path))
     }
 
@@ -68,29 +69,17 @@ struct NavPaths {
 
 enum Formats {
     // DateFormatter is thread-safe for formatting; these are configured once and never mutated.
-    nonisolated(unsafe) static let day: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "yyyy-MM-dd"
-        return f
-    }()
+    nonisolated(unsafe) static let day = utcFormatter("yyyy-MM-dd")
+    nonisolated(unsafe) static let longDay = utcFormatter("d MMMM yyyy")
+    nonisolated(unsafe) static let moment = utcFormatter("d MMM yyyy, HH:mm 'UTC'")
 
-    nonisolated(unsafe) static let longDay: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "d MMMM yyyy"
-        return f
-    }()
-
-    nonisolated(unsafe) static let moment: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.timeZone = TimeZone(identifier: "UTC")
-        f.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
-        return f
-    }()
+    private static func utcFormatter(_ format: String) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = format
+        return formatter
+    }
 
     /// The banner for anything that is not live: stale cache or the bundled catalogue.
     static func sourceNotice(_ source: CatalogSource) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import Testing
 
 @testable import App
@@ -92,6 +93,27 @@ struct LibraryServiceTests {
             #expect(try await library.list(profile: mine, list: .favorites, page: 1).total == 65)
             #expect(try await library.list(profile: theirs, list: .all, page: 1).total == 0)
             #expect(try await library.item(profile: theirs, movieID: 1) == nil)
+        }
+    }
+}
+
+@Suite("SQLite settings")
+struct SQLiteSettingsTests {
+    @Test(
+        "WAL, synchronous=FULL and a busy timeout of at least 5 s on every pooled connection",
+        .enabled(if: ProcessInfo.processInfo.environment["POPCORN_TEST_DATABASE_URL"] == nil, "SQLite only")
+    )
+    func pragmas() async throws {
+        try await TestDatabase.with { database in
+            for _ in 0..<4 {
+                let sql = database.sql
+                let journal = try await sql.raw("PRAGMA journal_mode").first(decodingColumn: "journal_mode", as: String.self)
+                let synchronous = try await sql.raw("PRAGMA synchronous").first(decodingColumn: "synchronous", as: Int.self)
+                let busy = try await sql.raw("PRAGMA busy_timeout").first(decodingColumn: "timeout", as: Int.self)
+                #expect(journal == "wal")
+                #expect(synchronous == 2)
+                #expect((busy ?? 0) >= 5000)
+            }
         }
     }
 }

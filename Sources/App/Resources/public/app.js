@@ -67,11 +67,30 @@
     return location.pathname === "/library" ? (params.get("list") || "all") : null;
   }
 
+  // Takes a card off a My Lists page and keeps the count line and the empty state true.
+  function dropCard(card) {
+    const grid = card.closest(".grid");
+    card.remove();
+    const count = document.querySelector(".count[data-total]");
+    if (count) {
+      const total = Math.max(0, Number(count.dataset.total) - 1);
+      count.dataset.total = String(total);
+      count.textContent = count.dataset.heading + ": " + total + (total === 1 ? " film" : " films");
+    }
+    if (grid && !grid.querySelector(".card")) {
+      const empty = document.createElement("p");
+      empty.className = "empty";
+      empty.textContent = grid.dataset.empty || "";
+      grid.replaceWith(empty);
+      if (count) count.remove();
+    }
+  }
+
   function removeCardIfOffList(card, state) {
     const list = currentList();
     if (!list || !card.classList.contains("card")) return false;
     const keep = list === "all" ? state.inLibrary : (list === "favorites" ? state.favorite : state.watched);
-    if (!keep) { card.remove(); return true; }
+    if (!keep) { dropCard(card); return true; }
     return false;
   }
 
@@ -199,7 +218,7 @@
   function doRemove(link, container) {
     post(link.dataset.action, { return_to: link.dataset.return || "" }).then(function (result) {
       if (!result.ok) { failure(result, function () { doRemove(link, container); }); return; }
-      if (container && container.classList.contains("card")) container.remove();
+      if (container && container.classList.contains("card")) dropCard(container);
       else location.reload();
     }, function () { failure(null, function () { doRemove(link, container); }); });
   }

@@ -1,0 +1,51 @@
+import Foundation
+import NIOCore
+import Synchronization
+
+/// Rendered pages of one visitor's lists, reused while that visitor's `LibraryVersions` counter is
+/// unchanged. Writes in this process invalidate at once; `maxAge` bounds how long a page can miss
+/// a write made by another instance sharing the same PostgreSQL database.
+final class PersonalPageCache: Sendable {
+    struct Entry {
+        let version: UInt64
+        let storedAt: Date
+        let body: ByteBuffer
+    }
+
+    let maxBytes: Int
+    let maxAge: TimeInterval
+    let clock: any AppClock
+    let rendering = SingleFlight<String, ByteBuffer, any Error>()
+    private let state = Mutex<(entries: [String: Entry], bytes: Int)>(([:], 0))
+
+    init(maxBytes: Int = 8 * 1024 * 1024, maxAge: TimeInterval = 2, clock: any AppClock) {
+        self.maxBytes = maxBytes
+        self.maxAge = maxAge
+        self.clock = clock
+    }
+
+    func get(_ key: String, version: UInt64) -> ByteBuffer? {
+        let now = clock.now()
+        return state.withLock { state in
+            guard let entry = state.entries[key], entry.version == version, now.timeIntervalSince(entry.storedAt) < maxAge else {
+                return nil
+            }
+            return entry.body
+        }
+    }
+
+    /// Stores a page; when the byte budget is spent the cache starts over (pages are cheap to redo).
+    func put(_ key: String, version: UInt64, html: String) -> ByteBuffer {
+        let body = ByteBuffer(string: html)
+        let entry = Entry(version: version, storedAt: clock.now(), body: body)
+        state.withLock { state in
+            if state.bytes + body.readableBytes > maxBytes {
+                state.entries.removeAll(keepingCapacity: true)
+                state.bytes = 0
+            }
+            state.bytes += body.readableBytes - (state.entries[key]?.body.readableBytes ?? 0)
+            state.entries[key] = entry
+        }
+        return body
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+@testable import App
+
+@Suite("Escaping and URL encoding")
+struct EscapingTests {
+    static let samples = [
+        "", "plain", "Tom & Jerry", "<script>alert('x')</script>", "\"quoted\"", "é ü 日本語 🍿👩‍👩‍👧", "a&b<c>d\"e'f",
+        "&amp; already", "\u{0}\u{1F}", String(repeating: "<&>", count: 500),
+    ]
+
+    @Test("HTML escaping replaces exactly & < > \" ' and keeps every other character", arguments: samples)
+    func htmlEscaping(text: String) {
+        let escaped = UTF8HTMLEscaping.escape(text)
+        var expected = ""
+        for c in text {
+            switch c {
+            case "&": expected += "&amp;"
+            case "<": expected += "&lt;"
+            case ">": expected += "&gt;"
+            case "\"": expected += "&quot;"
+            case "'": expected += "&#39;"
+            default: expected.append(c)
+            }
+        }
+        #expect(escaped == expected)
+        #expect(!escaped.contains("<") && !escaped.contains(">") && !escaped.contains("\"") && !escaped.contains("'"))
+    }
+
+    @Test("random text never leaves a raw markup character behind")
+    func randomEscaping() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("<>&\"'abc é🍿\n/=")
+        for _ in 0..<500 {
+            let text = String((0..<Int.random(in: 0...40, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            let escaped = UTF8HTMLEscaping.escape(text)
+            #expect(!escaped.contains(where: { "<>\"'".contains($0) }))
+            #expect(escaped.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+                .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+                .replacingOccurrences(of: "&amp;", with: "&") == text)
+        }
+    }
+
+    @Test("query encoding round-trips any text and leaves only safe characters", arguments: samples)
+    func queryEncoding(text: String) {
+        let encoded = Paths.query(text)
+        #expect(encoded.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~/%".contains($0)) })
+        #expect(encoded.removingPercentEncoding == text)
+    }
+}
