@@ -73,15 +73,14 @@ struct MovieCardView {
 
 extension MovieCardView: MustacheParent {
     /// Templates look fields up by name. A switch is far cheaper than reflection for the 60–200
-    /// cards a page renders (see scripts/bench); `MovieCardViewTests` keeps it in step with the fields.
-    /// Optionals are returned boxed, so a missing value stops the lookup here instead of falling
-    /// through to the page's fields of the same name.
+    /// cards a page renders (see scripts/bench); `MovieCardViewTests` keeps it answering exactly what
+    /// reflection would, nil optionals included (mustache then looks further up, as with reflection).
     func child(named name: String) -> Any? {
         switch name {
         case "id": id
         case "title": title
-        case "year": year as Any
-        case "genre": genre as Any
+        case "year": year
+        case "genre": genre
         case "meta": meta
         case "posterURL": posterURL
         case "detailURL": detailURL
@@ -89,7 +88,7 @@ extension MovieCardView: MustacheParent {
         case "returnTo": returnTo
         case "favorite": favorite
         case "watched": watched
-        case "note": note as Any
+        case "note": note
         case "noteURL": noteURL
         case "removeURL": removeURL
         case "inList": inList
