@@ -7,12 +7,16 @@ public struct AppServices: Sendable {
     public let database: AppDatabase
     public let clock: any AppClock
     public let catalog: MovieCatalog
+    public let shows: ShowCatalog
     public let library: LibraryService
     public let sessions: SessionService
     public let posters: PosterService
     public let logger: Logger
 
-    public init(config: AppConfig, database: AppDatabase, http: any UpstreamHTTP, clock: any AppClock = SystemClock(), logger: Logger) throws {
+    public init(
+        config: AppConfig, database: AppDatabase, http: any UpstreamHTTP, clock: any AppClock = SystemClock(), logger: Logger,
+        sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }
+    ) throws {
         self.config = config
         self.database = database
         self.clock = clock
@@ -27,6 +31,14 @@ public struct AppServices: Sendable {
             upstream: upstream, baseURL: config.itunesBaseURL, country: config.country,
             offline: try OfflineCatalog.bundled(), clock: clock
         )
+        // TVMaze allows at least 20 calls per 10 s; on 429 it wants ~2 s of quiet, then one retry.
+        let tvmaze = CachedUpstream(
+            http: http, store: SQLCacheStore(database: database),
+            throttle: HostThrottle(limit: 20, window: 10, clock: clock),
+            breaker: HostBreaker(coolDown: 30, clock: clock),
+            clock: clock, offline: config.offline, logger: logger, rateLimitRetryDelay: 2, sleep: sleep
+        )
+        shows = ShowCatalog(upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineShows.bundled())
         library = LibraryService(database: database, clock: clock)
         sessions = SessionService(database: database, clock: clock)
         posters = PosterService(

@@ -36,8 +36,10 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     let personalPages = PersonalPageCache(clock: services.clock)
     LibraryController(services: services, renderer: renderer, movies: movies, pages: personalPages).register(on: router)
     PosterController(posters: services.posters).register(on: router)
+    let shows = ShowsController(services: services, renderer: renderer)
+    shows.register(on: router)
     PlaceholderController(renderer: renderer).register(on: router)
-    try APIController(services: services, movies: movies).register(on: router)
+    try APIController(services: services, movies: movies, shows: shows).register(on: router)
     return router
 }
 

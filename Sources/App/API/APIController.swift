@@ -8,6 +8,7 @@ import PopcornAPI
 struct APIController: APIProtocol {
     let services: AppServices
     let movies: MoviesController
+    let shows: ShowsController
 
     func register(on router: Router<AppRequestContext>) throws {
         router.get("/api/openapi.yaml") { _, _ in
@@ -49,11 +50,12 @@ struct APIController: APIProtocol {
 
     func listLibrary(_ input: Operations.ListLibrary.Input) async throws -> Operations.ListLibrary.Output {
         let list = LibraryList(rawValue: input.query.list?.rawValue ?? "all") ?? .all
+        let kind = input.query.kind.flatMap { MediaKind(rawValue: $0.rawValue) }
         let page = input.query.page ?? 1
         guard (1...100_000).contains(page) else {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("page must be between 1 and 100000."))))
         }
-        let result = try await services.library.list(profile: APIScope.session?.profileID, list: list, page: page)
+        let result = try await services.library.list(profile: APIScope.session?.profileID, list: list, page: page, kind: kind)
         return .ok(.init(body: .json(.init(
             list: .init(rawValue: list.rawValue)!, page: result.page, pageSize: LibraryPage.pageSize, total: result.total,
             items: result.items.map(Components.Schemas.LibraryEntry.init)
@@ -71,7 +73,7 @@ struct APIController: APIProtocol {
         } catch {
             return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: error.message))))
         }
-        guard let session = APIScope.session else { throw HTTPError(.internalServerError) }
+        guard let session = APIScope.session else { throw APIError.noSession }
         switch await movies.resolveMovie(id, profile: session.profileID) {
         case .notFound:
             return .notFound(.init(body: .applicationProblemJson(.notFound("No film with id \(id) on iTunes."))))
@@ -148,7 +150,7 @@ extension Components.Schemas.LibraryEntry {
     init(_ item: LibraryItem) {
         let id = Int64(item.itemID) ?? 0
         self.init(
-            kind: .movie, id: id, title: item.title, genre: item.genre, year: item.year, releaseDate: item.releaseDate,
+            kind: item.kind == .show ? .show : .movie, id: id, title: item.title, genre: item.genre, year: item.year, releaseDate: item.releaseDate,
             posterUrl: Paths.poster(source: item.artworkURL, seed: Int(id), title: item.title), favorite: item.favorite,
             watched: item.watched, note: item.note, updatedAt: item.updatedAt
         )

@@ -38,11 +38,15 @@ public final class CachedUpstream: Sendable {
     let clock: any AppClock
     let offline: Bool
     let logger: Logger
+    /// After a 429, wait this long and try once more (TVMaze asks for ~2 s); nil: no retry.
+    let rateLimitRetryDelay: TimeInterval?
+    let sleep: @Sendable (TimeInterval) async -> Void
     private let flight = SingleFlight<String, CachedBody, UpstreamError>()
 
     public init(
         http: any UpstreamHTTP, store: any CatalogCacheStore, throttle: HostThrottle, breaker: HostBreaker,
-        clock: any AppClock, offline: Bool, logger: Logger
+        clock: any AppClock, offline: Bool, logger: Logger, rateLimitRetryDelay: TimeInterval? = nil,
+        sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }
     ) {
         self.http = http
         self.store = store
@@ -51,11 +55,14 @@ public final class CachedUpstream: Sendable {
         self.clock = clock
         self.offline = offline
         self.logger = logger
+        self.rateLimitRetryDelay = rateLimitRetryDelay
+        self.sleep = sleep
     }
 
     /// `validate` must throw for a body that cannot be used (it is then neither served nor cached).
+    /// `notFoundBody`: where a 404 is an answer ("no such page"), the body that stands for it.
     public func fetch(
-        key: String, url: URL, freshFor: TimeInterval, headers: [(String, String)] = [],
+        key: String, url: URL, freshFor: TimeInterval, headers: [(String, String)] = [], notFoundBody: Data? = nil,
         validate: @escaping @Sendable (Data) throws -> Void
     ) async -> Fetched {
         let cached: CachedBody?
@@ -69,7 +76,7 @@ public final class CachedUpstream: Sendable {
             return .fresh(cached)
         }
         let result = await flight.run(key) { [self] in
-            await self.callUpstream(key: key, url: url, headers: headers, validate: validate)
+            await self.callUpstream(key: key, url: url, headers: headers, notFoundBody: notFoundBody, validate: validate)
         }
         switch result {
         case .success(let body): return .fresh(body)
@@ -80,37 +87,52 @@ public final class CachedUpstream: Sendable {
     }
 
     private func callUpstream(
-        key: String, url: URL, headers: [(String, String)], validate: @Sendable (Data) throws -> Void
+        key: String, url: URL, headers: [(String, String)], notFoundBody: Data?, validate: @Sendable (Data) throws -> Void
     ) async -> Result<CachedBody, UpstreamError> {
         if offline { return .failure(.offlineMode) }
         let host = url.host ?? ""
-        if breaker.isOpen(host) { return .failure(.hostDown) }
-        guard throttle.tryAcquire(host) else {
-            logger.notice("upstream throttled", metadata: ["host": "\(host)"])
-            return .failure(.throttled)
+        var retried = false
+        var body: Data
+        while true {
+            if breaker.isOpen(host) { return .failure(.hostDown) }
+            guard throttle.tryAcquire(host) else {
+                logger.notice("upstream throttled", metadata: ["host": "\(host)"])
+                return .failure(.throttled)
+            }
+            let response: UpstreamResponse
+            do {
+                response = try await http.get(url, headers: headers)
+            } catch {
+                if error.isUnreachable { breaker.recordUnreachable(host) }
+                logger.warning("upstream failed", metadata: ["url": "\(url)", "error": "\(error)"])
+                return .failure(error)
+            }
+            breaker.recordSuccess(host)
+            switch response.status {
+            case 200..<300:
+                body = response.body
+            case 404 where notFoundBody != nil:
+                body = notFoundBody!
+            case 429 where rateLimitRetryDelay != nil && !retried:
+                retried = true
+                logger.notice("upstream asked us to back off", metadata: ["host": "\(host)"])
+                await sleep(rateLimitRetryDelay!)
+                continue
+            case 403, 429:
+                return .failure(.rateLimited(status: response.status))
+            default:
+                return .failure(.badStatus(response.status))
+            }
+            break
         }
-        let response: UpstreamResponse
+        guard !body.isEmpty else { return .failure(.malformed("empty body")) }
         do {
-            response = try await http.get(url, headers: headers)
-        } catch {
-            if error.isUnreachable { breaker.recordUnreachable(host) }
-            logger.warning("upstream failed", metadata: ["url": "\(url)", "error": "\(error)"])
-            return .failure(error)
-        }
-        breaker.recordSuccess(host)
-        switch response.status {
-        case 200..<300: break
-        case 403, 429: return .failure(.rateLimited(status: response.status))
-        default: return .failure(.badStatus(response.status))
-        }
-        guard !response.body.isEmpty else { return .failure(.malformed("empty body")) }
-        do {
-            try validate(response.body)
+            try validate(body)
         } catch {
             logger.warning("upstream body rejected", metadata: ["url": "\(url)", "error": "\(error)"])
             return .failure(.malformed("\(error)"))
         }
-        let entry = CachedBody(body: response.body, fetchedAt: clock.now())
+        let entry = CachedBody(body: body, fetchedAt: clock.now())
         do {
             try await store.write(key, entry)
         } catch {

@@ -11,6 +11,7 @@ public struct AppConfig: Sendable {
     public var port: Int = 8080
     public var storage: Storage = .sqlite(path: "./popcornswirl.sqlite")
     public var itunesBaseURL: String = "https://itunes.apple.com"
+    public var tvmazeBaseURL: String = "https://api.tvmaze.com"
     public var posterCacheDirectory: String = "./poster-cache"
     /// When set, allow-listed image URLs are fetched from `imageBaseURL/<host>/<path>` (the stub upstream in tests).
     public var imageBaseURL: String?
@@ -52,6 +53,7 @@ public struct AppConfig: Sendable {
             config.storage = .postgres(url: url)
         }
         if let url = value("ITUNES_BASE_URL") { config.itunesBaseURL = try validatedBaseURL(url, name: "ITUNES_BASE_URL") }
+        if let url = value("TVMAZE_BASE_URL") { config.tvmazeBaseURL = try validatedBaseURL(url, name: "TVMAZE_BASE_URL") }
         if let dir = value("POSTER_CACHE_DIR") { config.posterCacheDirectory = dir }
         if let url = value("IMAGE_BASE_URL") { config.imageBaseURL = try validatedBaseURL(url, name: "IMAGE_BASE_URL") }
         if let flag = value("POPCORN_OFFLINE") { config.offline = ["1", "true", "yes"].contains(flag.lowercased()) }

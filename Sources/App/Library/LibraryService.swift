@@ -23,33 +23,40 @@ public final class LibraryService: Sendable {
     }
 
     /// Flags for the given movies (for Favorite/Watched buttons on grids).
-    public func states(profile: UUID?, movieIDs: [Int]) async throws -> [Int: LibraryItem] {
+    public func states(profile: UUID?, movieIDs: [Int], kind: MediaKind = .movie) async throws -> [Int: LibraryItem] {
         guard let profile, !movieIDs.isEmpty else { return [:] }
         let rows = try await LibraryEntryModel.query(on: database.db)
             .filter(\.$profileID == profile)
-            .filter(\.$mediaKind == MediaKind.movie.rawValue)
+            .filter(\.$mediaKind == kind.rawValue)
             .filter(\.$itemID ~~ movieIDs.map(String.init))
             .all()
         return Dictionary(rows.compactMap { row in Int(row.itemID).map { ($0, Self.item(row)) } }, uniquingKeysWith: { a, _ in a })
     }
 
-    public func item(profile: UUID?, movieID: Int) async throws -> LibraryItem? {
-        try await row(profile: profile, movieID: movieID).map(Self.item)
+    public func item(profile: UUID?, movieID: Int, kind: MediaKind = .movie) async throws -> LibraryItem? {
+        try await row(profile: profile, kind: kind, itemID: String(movieID)).map(Self.item)
     }
 
     /// The saved snapshot of a film, for when iTunes cannot be reached.
     public func snapshot(profile: UUID?, movieID: Int) async throws -> (movie: Movie, savedAt: Date)? {
-        guard let row = try await row(profile: profile, movieID: movieID),
+        guard let row = try await row(profile: profile, kind: .movie, itemID: String(movieID)),
               let movie = try? JSONDecoder().decode(Movie.self, from: row.snapshot) else { return nil }
         return (movie, row.updatedAt)
     }
 
-    private func row(profile: UUID?, movieID: Int) async throws -> LibraryEntryModel? {
+    /// The saved snapshot of a show, for when TVMaze cannot be reached.
+    public func showSnapshot(profile: UUID?, showID: Int) async throws -> (show: Show, savedAt: Date)? {
+        guard let row = try await row(profile: profile, kind: .show, itemID: String(showID)),
+              let show = try? JSONDecoder().decode(Show.self, from: row.snapshot) else { return nil }
+        return (show, row.updatedAt)
+    }
+
+    private func row(profile: UUID?, kind: MediaKind, itemID: String) async throws -> LibraryEntryModel? {
         guard let profile else { return nil }
         return try await LibraryEntryModel.query(on: database.db)
             .filter(\.$profileID == profile)
-            .filter(\.$mediaKind == MediaKind.movie.rawValue)
-            .filter(\.$itemID == String(movieID))
+            .filter(\.$mediaKind == kind.rawValue)
+            .filter(\.$itemID == itemID)
             .first()
     }
 
@@ -57,23 +64,35 @@ public final class LibraryService: Sendable {
     /// (both flags off), in which case its row is removed.
     @discardableResult
     public func update(profile: UUID, movie: Movie, change: LibraryChange) async throws(LibraryError) -> LibraryItem? {
+        let title: SavedTitle
+        do { title = try movie.savedTitle() } catch { throw .storageFailed("\(error)") }
+        return try await save(profile: profile, title: title, change: change)
+    }
+
+    /// Saves or removes a TV show in the favourites (shows have no watched list or notes).
+    @discardableResult
+    public func update(profile: UUID, show: Show, favorite: Bool) async throws(LibraryError) -> LibraryItem? {
+        let title: SavedTitle
+        do { title = try show.savedTitle() } catch { throw .storageFailed("\(error)") }
+        return try await save(profile: profile, title: title, change: LibraryChange(favorite: favorite, watched: false))
+    }
+
+    func save(profile: UUID, title: SavedTitle, change: LibraryChange) async throws(LibraryError) -> LibraryItem? {
         let note: String?? = if let requested = change.note { .some(try Self.validatedNote(requested)) } else { nil }
-        let snapshot: Data
-        do { snapshot = try JSONEncoder().encode(movie) } catch { throw .storageFailed("\(error)") }
         let now = clock.now()
         defer { versions.bump(profile) }
         do {
             return try await database.db.transaction { db in
                 let existing = try await LibraryEntryModel.query(on: db)
                     .filter(\.$profileID == profile)
-                    .filter(\.$mediaKind == MediaKind.movie.rawValue)
-                    .filter(\.$itemID == String(movie.id))
+                    .filter(\.$mediaKind == title.kind.rawValue)
+                    .filter(\.$itemID == title.itemID)
                     .first()
                 let row = existing ?? LibraryEntryModel()
                 if existing == nil {
                     row.profileID = profile
-                    row.mediaKind = MediaKind.movie.rawValue
-                    row.itemID = String(movie.id)
+                    row.mediaKind = title.kind.rawValue
+                    row.itemID = title.itemID
                     row.favorite = false
                     row.watched = false
                     row.createdAt = now
@@ -85,11 +104,11 @@ public final class LibraryService: Sendable {
                     if existing != nil { try await row.delete(on: db) }
                     return nil
                 }
-                row.title = movie.title
-                row.genre = movie.genre
-                row.releaseDate = movie.releaseDate
-                row.artworkURL = movie.artworkURL
-                row.snapshot = snapshot
+                row.title = title.title
+                row.genre = title.genre
+                row.releaseDate = title.releaseDate
+                row.artworkURL = title.artworkURL
+                row.snapshot = title.snapshot
                 row.updatedAt = now
                 try await row.save(on: db)
                 return Self.item(row)
@@ -103,10 +122,10 @@ public final class LibraryService: Sendable {
 
     /// Removes a title from every list. Returns false when it was not saved.
     @discardableResult
-    public func remove(profile: UUID, movieID: Int) async throws(LibraryError) -> Bool {
+    public func remove(profile: UUID, movieID: Int, kind: MediaKind = .movie) async throws(LibraryError) -> Bool {
         defer { versions.bump(profile) }
         do {
-            guard let row = try await row(profile: profile, movieID: movieID) else { return false }
+            guard let row = try await row(profile: profile, kind: kind, itemID: String(movieID)) else { return false }
             try await row.delete(on: database.db)
             return true
         } catch {
@@ -115,11 +134,12 @@ public final class LibraryService: Sendable {
     }
 
     /// One page of a list, most recently changed first.
-    public func list(profile: UUID?, list: LibraryList, page: Int) async throws -> LibraryPage {
+    public func list(profile: UUID?, list: LibraryList, page: Int, kind: MediaKind? = nil) async throws -> LibraryPage {
         guard let profile else { return LibraryPage(items: [], total: 0, page: 1) }
         let sql = database.sql
         func filtered(_ query: SQLSelectBuilder) -> SQLSelectBuilder {
             var query = query.from(LibraryEntryModel.schema).where("profile_id", .equal, SQLBind(profile))
+            if let kind { query = query.where("media_kind", .equal, SQLBind(kind.rawValue)) }
             switch list {
             case .favorites: query = query.where("favorite", .equal, SQLLiteral.boolean(true))
             case .watched: query = query.where("watched", .equal, SQLLiteral.boolean(true))

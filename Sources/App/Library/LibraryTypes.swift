@@ -4,8 +4,38 @@ public enum LibraryList: String, Sendable, CaseIterable {
     case favorites, watched, all
 }
 
-public enum MediaKind: String, Sendable {
+public enum MediaKind: String, Sendable, CaseIterable {
     case movie
+    case show
+}
+
+/// What a saved title keeps: the card columns, plus the whole object as JSON for offline use.
+public struct SavedTitle: Sendable {
+    public var kind: MediaKind
+    public var itemID: String
+    public var title: String
+    public var genre: String?
+    public var releaseDate: Date?
+    public var artworkURL: String?
+    public var snapshot: Data
+}
+
+extension Movie {
+    func savedTitle() throws -> SavedTitle {
+        SavedTitle(
+            kind: .movie, itemID: String(id), title: title, genre: genre, releaseDate: releaseDate, artworkURL: artworkURL,
+            snapshot: try JSONEncoder().encode(self)
+        )
+    }
+}
+
+extension Show {
+    func savedTitle() throws -> SavedTitle {
+        SavedTitle(
+            kind: .show, itemID: String(id), title: name, genre: genres.first, releaseDate: premiered.flatMap(ITunesDates.parse),
+            artworkURL: imageMedium, snapshot: try JSONEncoder().encode(self)
+        )
+    }
 }
 
 /// A saved title as list pages show it (no snapshot decoding needed).

@@ -60,6 +60,13 @@ public final class PosterService: Sendable {
         }
     }
 
+    /// Fetches posters into the cache ahead of need (saved shows must have them offline). Best effort.
+    public func prefetch(_ sources: [String]) async {
+        for source in sources {
+            _ = try? await poster(source: source, seed: 0, title: "")
+        }
+    }
+
     static func fileName(for source: String) -> String {
         Hex.string(SHA256.hash(data: Data(source.utf8))) + ".img"
     }

@@ -25,19 +25,24 @@ struct LibraryController {
         guard let page = Int(pageText), page >= 1, page <= 100_000 else {
             return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Paths.library(list))
         }
+        let kindText = request.uri.queryParameters["kind"].map(String.init)
+        let kind = kindText.flatMap(MediaKind.init(rawValue:))
+        if let kindText, kind == nil {
+            return try ErrorPages.badRequest(renderer, "“\(kindText.prefix(20))” is not a kind of title. Choose movie or show.", backURL: Paths.library(list))
+        }
         guard let profile = context.profileID else {
             let empty = LibraryPage(items: [], total: 0, page: page)
-            return try renderer.response("library", LibraryPageView(list: list, page: empty))
+            return try renderer.response("library", LibraryPageView(list: list, kind: kind, page: empty))
         }
         // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
         let version = services.library.versions.current(profile)
-        let key = "\(profile)|\(list.rawValue)|\(page)"
+        let key = "\(profile)|\(list.rawValue)|\(kind?.rawValue ?? "any")|\(page)"
         if let cached = pages.get(key, version: version) { return PageRenderer.htmlResponse(cached) }
         // Concurrent requests for the same page and version share one query and one render.
         let rendered = await pages.rendering.run("\(key)|\(version)") { [services, renderer, pages] in
             do {
-                let result = try await services.library.list(profile: profile, list: list, page: page)
-                let html = try renderer.html("library", LibraryPageView(list: list, page: result))
+                let result = try await services.library.list(profile: profile, list: list, page: page, kind: kind)
+                let html = try renderer.html("library", LibraryPageView(list: list, kind: kind, page: result))
                 return .success(pages.put(key, version: version, html: html))
             } catch {
                 return .failure(error)
@@ -118,7 +123,7 @@ struct LibraryController {
         guard let item = try await services.library.item(profile: context.profileID, movieID: id) else {
             return try ErrorPages.notFound(renderer, "This film isn’t in your lists.")
         }
-        return try renderer.response("confirm_remove", ConfirmRemovePage(id: id, title: item.title, returnTo: returnTo))
+        return try renderer.response("confirm_remove", ConfirmRemovePage(title: item.title, actionURL: Paths.removeMovie(id), returnTo: returnTo))
     }
 
     struct RemoveForm: Decodable {
@@ -173,11 +178,13 @@ struct ConfirmRemovePage {
     let title: String
     let actionURL: String
     let returnTo: String
+    let isShow: Bool
 
-    init(id: Int, title: String, returnTo: String) {
-        chrome = Chrome("Remove \(title)?", tab: .library)
+    init(title: String, actionURL: String, returnTo: String, kindLabel: String = "film") {
+        isShow = kindLabel != "film"
+        chrome = Chrome(isShow ? "Delete \(title)?" : "Remove \(title)?", tab: isShow ? .shows : .library)
         self.title = title
-        actionURL = Paths.removeMovie(id)
+        self.actionURL = actionURL
         self.returnTo = returnTo
     }
 }
@@ -191,7 +198,9 @@ struct LibraryTab {
 struct LibraryPageView {
     let chrome: Chrome
     let tabs: [LibraryTab]
-    let cards: [MovieCardView]
+    let kindTabs: [LibraryTab]
+    /// `MovieCardView` or `ShowCardView`; the template picks the partial by `isShow`.
+    let cards: [Any]
     let hasCards: Bool
     let heading: String
     let countText: String
@@ -201,13 +210,18 @@ struct LibraryPageView {
     let nextURL: String?
     let pageText: String?
 
-    init(list: LibraryList, page: LibraryPage) {
+    init(list: LibraryList, kind: MediaKind?, page: LibraryPage) {
         let titles: [LibraryList: String] = [.favorites: "Favorites", .watched: "Watched", .all: "All saved"]
         heading = titles[list]!
         chrome = Chrome("My Lists — \(heading)", tab: .library)
-        tabs = LibraryList.allCases.map { LibraryTab(label: titles[$0]!, url: Paths.library($0), selected: $0 == list) }
-        let returnTo = Paths.library(list, page: page.page)
-        cards = page.items.map { MovieCardView(item: $0, list: list, returnTo: returnTo) }
+        tabs = LibraryList.allCases.map { LibraryTab(label: titles[$0]!, url: Paths.library($0, kind: kind), selected: $0 == list) }
+        kindTabs = [(nil, "Movies & TV"), (MediaKind.movie, "Movies"), (MediaKind.show, "TV")].map { option, label in
+            LibraryTab(label: label, url: Paths.library(list, kind: option), selected: option == kind)
+        }
+        let returnTo = Paths.library(list, page: page.page, kind: kind)
+        cards = page.items.map { item -> Any in
+            item.kind == .show ? ShowCardView(item: item, returnTo: returnTo) : MovieCardView(item: item, list: list, returnTo: returnTo)
+        }
         hasCards = !cards.isEmpty
         countText = page.total == 1 ? "1 film" : "\(page.total) films"
         total = page.total
@@ -216,8 +230,8 @@ struct LibraryPageView {
         case .watched: "Nothing marked as watched yet. Tap Watched on a film you’ve seen — you can add a note to it."
         case .all: "Your lists are empty. Browse Movies and tap Favorite or Watched to start your collection."
         }
-        previousURL = page.page > 1 ? Paths.library(list, page: page.page - 1) : nil
-        nextURL = page.page < page.pageCount ? Paths.library(list, page: page.page + 1) : nil
+        previousURL = page.page > 1 ? Paths.library(list, page: page.page - 1, kind: kind) : nil
+        nextURL = page.page < page.pageCount ? Paths.library(list, page: page.page + 1, kind: kind) : nil
         pageText = page.pageCount > 1 ? "Page \(page.page) of \(page.pageCount)" : nil
     }
 }

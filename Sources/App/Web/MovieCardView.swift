@@ -3,6 +3,7 @@ import Mustache
 
 /// One poster card: used on the Movies grid and in My Lists.
 struct MovieCardView {
+    let isShow = false
     let id: Int
     let title: String
     let year: String?
@@ -77,6 +78,7 @@ extension MovieCardView: MustacheParent {
     /// reflection would, nil optionals included (mustache then looks further up, as with reflection).
     func child(named name: String) -> Any? {
         switch name {
+        case "isShow": isShow
         case "id": id
         case "title": title
         case "year": year

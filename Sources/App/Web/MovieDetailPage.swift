@@ -87,6 +87,7 @@ struct MessagePage {
     let message: String
     let retryURL: String?
     let backURL: String
+    var retryForm: RetryForm? = nil
 }
 
 /// The spec's error texts, used for pages and dialogs alike.
@@ -94,6 +95,7 @@ enum ErrorTexts {
     static let title = "Oops, something went wrong"
     static let fetchFailed = "An error occurred while fetching data. Do you want to try again?"
     static let saveFailed = "There was a problem saving/deleting this movie. Do you want to try again?"
+    static let saveShowFailed = "There was a problem saving/deleting this TV Show. Do you want to try again?"
 }
 
 enum ErrorPages {
@@ -105,6 +107,15 @@ enum ErrorPages {
     static func badRequest(_ renderer: PageRenderer, _ message: String, backURL: String = Paths.home) throws -> Response {
         let page = MessagePage(chrome: Chrome("Check your request", tab: nil), heading: "Check your request", message: message, retryURL: nil, backURL: backURL)
         return try renderer.response("message", page, status: .badRequest)
+    }
+
+    /// An action failed: the retry dialog as a page, whose Retry posts the same action again.
+    static func retry(_ renderer: PageRenderer, message: String, form: RetryForm) throws -> Response {
+        let page = MessagePage(
+            chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: message, retryURL: nil,
+            backURL: Paths.safeReturnPath(form.fields.first { $0.name == "return_to" }?.value, fallback: Paths.home), retryForm: form
+        )
+        return try renderer.response("message", page, status: .serviceUnavailable)
     }
 
     /// Upstream failed and nothing is known: the retry page (503, so nobody caches it).

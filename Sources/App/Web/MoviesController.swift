@@ -117,7 +117,7 @@ struct MoviesPage {
 
     init(year: Int, currentYear: Int, cards: [MovieCardView], source: CatalogSource?, error: String? = nil) {
         chrome = Chrome(
-            error == nil ? "Movies of \(year)" : "Movies", tab: .movies, notice: source.flatMap(Formats.sourceNotice)
+            error == nil ? "Movies of \(year)" : "Movies", tab: .movies, notice: source.flatMap { Formats.sourceNotice($0) }
         )
         self.year = year
         years = (MoviesController.firstYear...currentYear).reversed().map { YearOption(value: $0, selected: $0 == year) }

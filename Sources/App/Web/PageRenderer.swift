@@ -43,11 +43,17 @@ struct Chrome {
     var isShows = false
     var isLibrary = false
     var notice: String?
+    /// A class on <body>: the show detail page has its own header colour.
+    var bodyClass: String?
+    /// TVMaze's data is CC BY-SA: TV pages credit it.
+    var tvCredit: Bool
     let paths = NavPaths()
 
-    init(_ title: String, tab: Tab?, notice: String? = nil) {
+    init(_ title: String, tab: Tab?, notice: String? = nil, bodyClass: String? = nil, tvCredit: Bool = false) {
         pageTitle = title
         self.notice = notice
+        self.bodyClass = bodyClass
+        self.tvCredit = tvCredit
         switch tab {
         case .movies: isMovies = true
         case .search: isSearch = true
@@ -63,6 +69,8 @@ struct NavPaths {
     let search = Paths.search
     let shows = Paths.shows
     let library = Paths.library(.all)
+    let showFavorites = Paths.showFavorites
+    let tvmaze = Paths.tvmazeCredit
     let stylesheet = Paths.stylesheet
     let script = Paths.script
 }
@@ -82,11 +90,11 @@ enum Formats {
     }
 
     /// The banner for anything that is not live: stale cache or the bundled catalogue.
-    static func sourceNotice(_ source: CatalogSource) -> String? {
+    static func sourceNotice(_ source: CatalogSource, provider: String = "iTunes") -> String? {
         switch source {
         case .live: nil
         case .stale(let savedOn): "Offline — showing results saved on \(moment.string(from: savedOn))"
-        case .offlineCatalogue: "Offline — iTunes can’t be reached, showing PopcornSwirl’s built-in catalogue"
+        case .offlineCatalogue: "Offline — \(provider) can’t be reached, showing PopcornSwirl’s built-in catalogue"
         }
     }
 

@@ -8,6 +8,18 @@ enum Paths {
     static let stylesheet = "/static/app.css"
     static let script = "/static/app.js"
 
+    static let showFavorites = "/shows/favorites"
+    static let tvmazeCredit = "https://www.tvmaze.com/"
+
+    static func shows(page: Int) -> String { page > 1 ? "/shows?page=\(page)" : "/shows" }
+    static func showSearch(_ text: String) -> String { "/shows?q=\(query(text))" }
+    static func show(_ id: Int) -> String { "/shows/\(id)" }
+    static func libraryShow(_ id: Int) -> String { "/library/shows/\(id)" }
+    static func removeShow(_ id: Int) -> String { "/library/shows/\(id)/remove" }
+    static func removeShowConfirmation(_ id: Int, returnTo: String) -> String {
+        "/library/shows/\(id)/remove?return_to=\(query(returnTo))"
+    }
+
     static func movies(year: Int) -> String { "/movies?year=\(year)" }
     static func movie(_ id: Int) -> String { "/movies/\(id)" }
     static func libraryMovie(_ id: Int) -> String { "/library/movies/\(id)" }
@@ -19,8 +31,11 @@ enum Paths {
 
     static func note(_ id: Int, returnTo: String) -> String { "/movies/\(id)/note?return_to=\(query(returnTo))" }
 
-    static func library(_ list: LibraryList, page: Int = 1) -> String {
-        page > 1 ? "/library?list=\(list.rawValue)&page=\(page)" : "/library?list=\(list.rawValue)"
+    static func library(_ list: LibraryList, page: Int = 1, kind: MediaKind? = nil) -> String {
+        var path = "/library?list=\(list.rawValue)"
+        if let kind { path += "&kind=\(kind.rawValue)" }
+        if page > 1 { path += "&page=\(page)" }
+        return path
     }
 
     static func poster(source: String?, seed: Int, title: String) -> String {

@@ -11,11 +11,5 @@ struct PlaceholderController {
                 message: "Searching by title is on its way. Meanwhile, browse Movies by release year.", retryURL: nil, backURL: Paths.home
             ))
         }
-        router.get("/shows") { _, _ in
-            try renderer.response("message", MessagePage(
-                chrome: Chrome("TV Shows", tab: .shows), heading: "TV Shows are coming soon",
-                message: "TV shows from TVMaze are on their way. Meanwhile, browse Movies by release year.", retryURL: nil, backURL: Paths.home
-            ))
-        }
     }
 }

@@ -61,6 +61,7 @@ enum Fixtures {
     }
 
     static func itunesAnswer(for url: URL) throws(UpstreamError) -> UpstreamResponse {
+        if url.host == "tvmaze.test" { return tvmazeAnswer(for: url) }
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
         if url.path.hasSuffix("/search"), let term = value("term") {
@@ -82,6 +83,31 @@ enum Fixtures {
             return UpstreamResponse(status: 200, contentType: "text/javascript", body: Data(#"{"resultCount":0,"results":[]}"#.utf8))
         }
         return UpstreamResponse(status: 404, body: Data())
+    }
+}
+
+extension Fixtures {
+    nonisolated(unsafe) static let tvmazeShows: [[String: Any]] = try! JSONSerialization.jsonObject(with: data("tvmaze/shows.json")) as! [[String: Any]]
+
+    /// TVMaze as the fixtures know it: one index page (0), shows by id, name search; 404s like TVMaze.
+    static func tvmazeAnswer(for url: URL) -> UpstreamResponse {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        func json(_ object: Any) -> UpstreamResponse {
+            UpstreamResponse(status: 200, contentType: "application/json", body: try! JSONSerialization.data(withJSONObject: object))
+        }
+        let notFound = UpstreamResponse(status: 404, contentType: "application/json", body: Data(#"{"name":"Not Found","message":"","code":0,"status":404}"#.utf8))
+        if url.path == "/shows" {
+            return value("page") == "0" ? json(tvmazeShows) : notFound
+        }
+        if url.path.hasPrefix("/shows/"), let id = Int(url.path.dropFirst("/shows/".count)) {
+            return tvmazeShows.first { $0["id"] as? Int == id }.map(json) ?? notFound
+        }
+        if url.path == "/search/shows" {
+            let q = (value("q") ?? "").lowercased()
+            return json(tvmazeShows.filter { ($0["name"] as! String).lowercased().contains(q) }.map { ["score": 0.9, "show": $0] })
+        }
+        return notFound
     }
 }
 
@@ -138,9 +164,12 @@ struct TestApp {
         try await TestDatabase.with { database in
             var config = AppConfig()
             config.itunesBaseURL = "https://itunes.test"
+            config.tvmazeBaseURL = "https://tvmaze.test"
             config.posterCacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("posters-\(UUID())").path
             configure(&config)
-            let services = try AppServices(config: config, database: database, http: upstream, clock: clock, logger: TestDatabase.logger)
+            let services = try AppServices(
+                config: config, database: database, http: upstream, clock: clock, logger: TestDatabase.logger, sleep: { _ in }
+            )
             defer { try? FileManager.default.removeItem(atPath: config.posterCacheDirectory) }
             return try await body(TestApp(services: services, upstream: upstream, clock: clock))
         }

@@ -160,14 +160,12 @@ struct MoviesPagesTests {
         }
     }
 
-    @Test("placeholder tabs answer with a page, not an error")
+    @Test("the Search tab (a placeholder until its issue) answers with a page, not an error")
     func placeholders() async throws {
         try await TestApp.with { app in
             try await app.test { client in
                 let search = try await client.get("/search").text
-                let shows = try await client.get("/shows").text
                 #expect(search.contains("Search is coming soon"))
-                #expect(shows.contains("TV Shows are coming soon"))
             }
         }
     }

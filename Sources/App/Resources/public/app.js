@@ -5,6 +5,7 @@
 
   const ERROR_TITLE = "Oops, something went wrong";
   const SAVE_FAILED = "There was a problem saving/deleting this movie. Do you want to try again?";
+  const SAVE_SHOW_FAILED = "There was a problem saving/deleting this TV Show. Do you want to try again?";
   const FETCH_FAILED = "An error occurred while fetching data. Do you want to try again?";
 
   function post(url, fields) {
@@ -150,9 +151,52 @@
     });
   }
 
+  // The single action of a TV show: saving turns the green Favorite into a red Delete in place.
+  function showAction(form) {
+    const button = form.querySelector("button");
+    button.disabled = true;
+    const fields = {};
+    new FormData(form).forEach(function (value, key) { fields[key] = value; });
+    fields.favorite = "1";
+    const retry = function () { showAction(form); };
+    post(form.action, fields).then(function (result) {
+      button.disabled = false;
+      if (!result.ok) { showRetry((result.json && result.json.detail) || SAVE_SHOW_FAILED, retry); return; }
+      const link = document.createElement("a");
+      link.className = "btn-show-action btn-delete-show js-remove";
+      link.textContent = "Delete";
+      link.href = form.action + "/remove?return_to=" + encodeURIComponent(fields.return_to || location.pathname);
+      link.dataset.action = form.action + "/remove";
+      link.dataset.return = fields.return_to || "";
+      link.dataset.kind = "show";
+      form.replaceWith(link);
+    }, function () { button.disabled = false; showRetry(FETCH_FAILED, retry); });
+  }
+
+  function showFavoriteForm(link) {
+    const form = document.createElement("form");
+    form.className = "js-show";
+    form.method = "post";
+    form.action = link.dataset.action.replace(/\/remove$/, "");
+    const input = document.createElement("input");
+    input.type = "hidden";
+    input.name = "return_to";
+    input.value = link.dataset.return || "";
+    const button = document.createElement("button");
+    button.className = "btn-show-action btn-favorite-show";
+    button.name = "favorite";
+    button.value = "1";
+    button.textContent = "Favorite";
+    form.append(input, button);
+    return form;
+  }
+
   document.addEventListener("submit", function (event) {
     const form = event.target;
-    if (form.classList.contains("js-library")) {
+    if (form.classList.contains("js-show")) {
+      event.preventDefault();
+      showAction(form);
+    } else if (form.classList.contains("js-library")) {
       event.preventDefault();
       libraryAction(form, event.submitter);
     } else if (form.classList.contains("js-note") || form.classList.contains("note-form")) {
@@ -205,9 +249,14 @@
 
   function confirmRemove(link) {
     const container = cardOrDetail(link);
-    const title = container ? container.dataset.title : "this film";
+    const isShow = link.dataset.kind === "show";
+    const title = container ? container.dataset.title : "this title";
     const dialog = document.getElementById("confirm-dialog");
-    dialog.querySelector(".confirm-text").textContent = "“" + title + "” will be removed from your favourites and watched lists, with its note.";
+    dialog.querySelector("h2").textContent = isShow ? "Delete this TV show?" : "Remove from My Lists?";
+    dialog.querySelector("[data-confirm]").textContent = isShow ? "Delete" : "Remove";
+    dialog.querySelector(".confirm-text").textContent = isShow
+      ? "“" + title + "” will be removed from your TV Favorites."
+      : "“" + title + "” will be removed from your favourites and watched lists, with its note.";
     dialog.querySelector("[data-confirm]").onclick = function () {
       dialog.close();
       doRemove(link, container);
@@ -216,11 +265,20 @@
   }
 
   function doRemove(link, container) {
+    const isShow = link.dataset.kind === "show";
+    const retry = function () { doRemove(link, container); };
     post(link.dataset.action, { return_to: link.dataset.return || "" }).then(function (result) {
-      if (!result.ok) { failure(result, function () { doRemove(link, container); }); return; }
-      if (container && container.classList.contains("card")) dropCard(container);
+      if (!result.ok) {
+        if (isShow) showRetry((result.json && result.json.detail) || SAVE_SHOW_FAILED, retry);
+        else failure(result, retry);
+        return;
+      }
+      const onList = location.pathname === "/library" || location.pathname === "/shows/favorites";
+      if (container && container.classList.contains("card") && onList) dropCard(container);
+      else if (isShow) link.replaceWith(showFavoriteForm(link));
+      else if (container && container.classList.contains("card")) dropCard(container);
       else location.reload();
-    }, function () { failure(null, function () { doRemove(link, container); }); });
+    }, function () { showRetry(FETCH_FAILED, retry); });
   }
 
   document.addEventListener("input", function (event) {

@@ -1,0 +1,97 @@
+import Foundation
+import OpenAPIRuntime
+import PopcornAPI
+
+/// The TV part of JSON API v1, over the same services as the TV pages.
+extension APIController {
+    func listShows(_ input: Operations.ListShows.Input) async throws -> Operations.ListShows.Output {
+        if let q = input.query.q?.trimmingCharacters(in: .whitespacesAndNewlines), !q.isEmpty {
+            guard q.count <= ShowsController.maxQueryLength else {
+                return .badRequest(.init(body: .applicationProblemJson(.badRequest("q must be at most 200 characters."))))
+            }
+            let result = await services.shows.search(q)
+            return .ok(.init(body: .json(.init(query: result.query, isEnd: true, source: .init(result.source), shows: result.shows.map(Components.Schemas.Show.init)))))
+        }
+        let page = input.query.page ?? 1
+        guard (1...ShowCatalog.maxPage).contains(page) else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("page must be between 1 and \(ShowCatalog.maxPage)."))))
+        }
+        let result = await services.shows.page(page)
+        return .ok(.init(body: .json(.init(page: page, isEnd: result.isEnd, source: .init(result.source), shows: result.shows.map(Components.Schemas.Show.init)))))
+    }
+
+    func getShow(_ input: Operations.GetShow.Input) async throws -> Operations.GetShow.Output {
+        guard let id = Int(exactly: input.path.id), id > 0 else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive TVMaze show id."))))
+        }
+        let profile = APIScope.session?.profileID
+        switch await shows.resolveShow(id, profile: profile) {
+        case .found(let show, let source):
+            let saved = (try? await services.library.item(profile: profile, movieID: id, kind: .show)) != nil
+            return .ok(.init(body: .json(.init(show: .init(show), source: .init(source), saved: saved))))
+        case .notFound:
+            return .notFound(.init(body: .applicationProblemJson(.notFound("TVMaze has no show with id \(id)."))))
+        case .unavailable:
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
+        }
+    }
+
+    func putLibraryShow(_ input: Operations.PutLibraryShow.Input) async throws -> Operations.PutLibraryShow.Output {
+        guard let id = Int(exactly: input.path.id), id > 0 else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive TVMaze show id."))))
+        }
+        guard let session = APIScope.session else { throw APIError.noSession }
+        switch await shows.resolveShow(id, profile: session.profileID) {
+        case .notFound:
+            return .notFound(.init(body: .applicationProblemJson(.notFound("TVMaze has no show with id \(id)."))))
+        case .unavailable:
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
+        case .found(let show, _):
+            do {
+                let profile = try await session.profileForWrite()
+                guard let item = try await services.library.update(profile: profile, show: show, favorite: true) else {
+                    return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveShowFailed))))
+                }
+                await services.posters.prefetch([show.imageMedium, show.imageOriginal].compactMap { $0 })
+                return .ok(.init(body: .json(.init(item))))
+            } catch {
+                return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveShowFailed))))
+            }
+        }
+    }
+
+    func deleteLibraryShow(_ input: Operations.DeleteLibraryShow.Input) async throws -> Operations.DeleteLibraryShow.Output {
+        guard let id = Int(exactly: input.path.id), id > 0 else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive TVMaze show id."))))
+        }
+        guard let profile = APIScope.session?.profileID else {
+            return .notFound(.init(body: .applicationProblemJson(.notFound("This show isn’t in your favourites."))))
+        }
+        do {
+            guard try await services.library.remove(profile: profile, movieID: id, kind: .show) else {
+                return .notFound(.init(body: .applicationProblemJson(.notFound("This show isn’t in your favourites."))))
+            }
+            return .noContent(.init())
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveShowFailed))))
+        }
+    }
+}
+
+enum APIError: Error {
+    case noSession
+}
+
+extension Components.Schemas.Show {
+    init(_ show: App.Show) {
+        let days = show.scheduleDays.joined(separator: ", ")
+        let schedule = [days.isEmpty ? nil : days, show.scheduleTime.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
+        self.init(
+            id: Int64(show.id), name: show.name, genres: show.genres, status: show.status, premiered: show.premiered,
+            ended: show.ended, network: show.network, webChannel: show.webChannel, schedule: schedule.isEmpty ? nil : schedule,
+            runtimeMinutes: show.runtimeMinutes, rating: show.rating,
+            summaryHtml: show.summaryHTML.map(HTMLSanitizer.sanitize), imdbUrl: show.imdbURL, officialSite: show.officialSite,
+            tvmazeUrl: show.tvmazeURL, posterUrl: Paths.poster(source: show.imageMedium, seed: show.id, title: show.name)
+        )
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+public struct ShowPage: Sendable {
+    /// 1-based page of TVMaze's index (TVMaze's own pages are 0-based).
+    public var page: Int
+    public var shows: [Show]
+    public var source: CatalogSource
+    /// TVMaze answered 404: there is nothing at or after this page.
+    public var isEnd: Bool
+}
+
+public struct ShowSearchResult: Sendable {
+    public var query: String
+    public var shows: [Show]
+    public var source: CatalogSource
+}
+
+public enum ShowLookup: Sendable {
+    case found(Show, CatalogSource)
+    case notFound
+    case unavailable(UpstreamError)
+}
+
+/// TVMaze through the cache engine: index pages, shows and searches are fresh for an hour; stale
+/// answers are served when TVMaze fails; the bundled shows answer when nothing is cached.
+public final class ShowCatalog: Sendable {
+    public static let freshness: TimeInterval = 3600
+    public static let maxPage = 10_000
+
+    let upstream: CachedUpstream
+    let baseURL: String
+    let offline: OfflineShows
+
+    public init(upstream: CachedUpstream, baseURL: String, offline: OfflineShows) {
+        self.upstream = upstream
+        self.baseURL = baseURL
+        self.offline = offline
+    }
+
+    public func page(_ page: Int) async -> ShowPage {
+        let tvmazePage = page - 1
+        let url = URL(string: "\(baseURL)/shows?page=\(tvmazePage)")!
+        let fetched = await upstream.fetch(key: "tvmaze:page:\(tvmazePage)", url: url, freshFor: Self.freshness, notFoundBody: Data("[]".utf8)) {
+            _ = try TVMazeDecoder.shows(from: $0)
+        }
+        switch fetched {
+        case .fresh(let body):
+            let shows = (try? TVMazeDecoder.shows(from: body.body)) ?? []
+            return ShowPage(page: page, shows: shows, source: .live(fetchedAt: body.fetchedAt), isEnd: shows.isEmpty)
+        case .stale(let body, _):
+            let shows = (try? TVMazeDecoder.shows(from: body.body)) ?? []
+            return ShowPage(page: page, shows: shows, source: .stale(savedOn: body.fetchedAt), isEnd: shows.isEmpty)
+        case .failed:
+            let shows = page == 1 ? offline.shows : []
+            return ShowPage(page: page, shows: shows, source: .offlineCatalogue, isEnd: true)
+        }
+    }
+
+    public func show(id: Int) async -> ShowLookup {
+        let url = URL(string: "\(baseURL)/shows/\(id)")!
+        let fetched = await upstream.fetch(key: "tvmaze:show:\(id)", url: url, freshFor: Self.freshness, notFoundBody: Data("null".utf8)) {
+            if $0 != Data("null".utf8) { _ = try TVMazeDecoder.show(from: $0) }
+        }
+        switch fetched {
+        case .fresh(let body):
+            guard let show = try? TVMazeDecoder.show(from: body.body) else { return .notFound }
+            return .found(show, .live(fetchedAt: body.fetchedAt))
+        case .stale(let body, let error):
+            guard let show = try? TVMazeDecoder.show(from: body.body) else { return fallback(id, error) }
+            return .found(show, .stale(savedOn: body.fetchedAt))
+        case .failed(let error):
+            return fallback(id, error)
+        }
+    }
+
+    private func fallback(_ id: Int, _ error: UpstreamError) -> ShowLookup {
+        if let show = offline.show(id: id) { return .found(show, .offlineCatalogue) }
+        return .unavailable(error)
+    }
+
+    public func search(_ query: String) async -> ShowSearchResult {
+        let normalized = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = URL(string: "\(baseURL)/search/shows?q=\(Paths.query(normalized))")!
+        let fetched = await upstream.fetch(key: "tvmaze:search:\(normalized.lowercased())", url: url, freshFor: Self.freshness) {
+            _ = try TVMazeDecoder.search(from: $0)
+        }
+        switch fetched {
+        case .fresh(let body):
+            return ShowSearchResult(query: normalized, shows: (try? TVMazeDecoder.search(from: body.body)) ?? [], source: .live(fetchedAt: body.fetchedAt))
+        case .stale(let body, _):
+            return ShowSearchResult(query: normalized, shows: (try? TVMazeDecoder.search(from: body.body)) ?? [], source: .stale(savedOn: body.fetchedAt))
+        case .failed:
+            return ShowSearchResult(query: normalized, shows: offline.search(normalized), source: .offlineCatalogue)
+        }
+    }
+}
+
+/// The bundled shows (`Resources/catalog/shows.json`, TVMaze's `/shows` format), decoded by the same code.
+public struct OfflineShows: Sendable {
+    public let shows: [Show]
+    let byID: [Int: Show]
+
+    public init(shows: [Show]) {
+        self.shows = shows.sorted { $0.id < $1.id }
+        byID = Dictionary(shows.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public static func bundled() throws -> OfflineShows {
+        guard let url = Bundle.module.url(forResource: "shows", withExtension: "json", subdirectory: "Resources/catalog") else {
+            return OfflineShows(shows: [])
+        }
+        return OfflineShows(shows: try TVMazeDecoder.shows(from: Data(contentsOf: url)))
+    }
+
+    public func show(id: Int) -> Show? { byID[id] }
+
+    public func search(_ query: String) -> [Show] {
+        guard !query.isEmpty else { return [] }
+        return shows.filter { $0.name.localizedCaseInsensitiveContains(query) }
+    }
+}
