@@ -19,7 +19,7 @@ public final class AsyncHTTPUpstream: UpstreamHTTP {
         configuration.httpVersion = .automatic
         self.client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.totalTimeout = totalTimeout
-        self.userAgent = "PopcornSwirl/1.0 (+https://github.com/popcornswirl)"
+        self.userAgent = "PopcornSwirl/1.0 (self-hosted movie and TV watchlist; AsyncHTTPClient)"
     }
 
     public func shutdown() async {
