@@ -37,18 +37,8 @@ enum GeneratedPoster {
         return lines.isEmpty ? [" "] : lines
     }
 
+    /// HTML escaping, minus the control characters XML does not allow.
     static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: if c.isASCII, let v = c.asciiValue, v < 0x20 { continue } else { out.append(c) }
-            }
-        }
-        return out
+        UTF8HTMLEscaping.escape(String(text.unicodeScalars.filter { $0.value >= 0x20 || $0 == "\t" }.map(Character.init)))
     }
 }

@@ -55,4 +55,11 @@ enum SessionCookie {
     static func make(_ token: String) -> Cookie {
         Cookie(name: SessionService.cookieName, value: token, maxAge: 400 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax)
     }
+
+    /// The profile a write belongs to: the visitor's own, or a new visitor whose cookie the answer must set.
+    static func profileForWrite(_ context: AppRequestContext, _ sessions: SessionService) async throws -> (UUID, Cookie?) {
+        if let existing = context.profileID { return (existing, nil) }
+        let started = try await sessions.startVisitor()
+        return (started.profile, make(started.token))
+    }
 }

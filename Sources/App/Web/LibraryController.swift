@@ -86,13 +86,7 @@ struct LibraryController {
         let item: LibraryItem?
         do {
             let profile: UUID
-            if let existing = context.profileID {
-                profile = existing
-            } else {
-                let started = try await services.sessions.startVisitor()
-                profile = started.profile
-                cookie = SessionCookie.make(started.token)
-            }
+            (profile, cookie) = try await SessionCookie.profileForWrite(context, services.sessions)
             item = try await services.library.update(profile: profile, movie: movie, change: change)
         } catch let error as LibraryError {
             if case .noteTooLong = error {

@@ -105,13 +105,7 @@ struct ShowsController {
         var cookie: Cookie?
         do {
             let profile: UUID
-            if let existing = context.profileID {
-                profile = existing
-            } else {
-                let started = try await services.sessions.startVisitor()
-                profile = started.profile
-                cookie = SessionCookie.make(started.token)
-            }
+            (profile, cookie) = try await SessionCookie.profileForWrite(context, services.sessions)
             try await services.library.update(profile: profile, show: show, favorite: favorite)
         } catch {
             services.logger.error("show save failed", metadata: ["error": "\(error)"])
