@@ -198,6 +198,8 @@ struct LibraryPageView {
     let hasCards: Bool
     let heading: String
     let countText: String
+    /// "film", "show" or "title" (mixed): what the count counts.
+    let unit: String
     let total: Int
     let emptyMessage: String
     let previousURL: String?
@@ -217,7 +219,12 @@ struct LibraryPageView {
             item.kind == .show ? ShowCardView(item: item, returnTo: returnTo) : MovieCardView(item: item, list: list, returnTo: returnTo)
         }
         hasCards = !cards.isEmpty
-        countText = page.total == 1 ? "1 film" : "\(page.total) films"
+        unit = switch kind {
+        case .movie: "film"
+        case .show: "show"
+        case nil: "title"
+        }
+        countText = "\(page.total) \(unit)" + (page.total == 1 ? "" : "s")
         total = page.total
         emptyMessage = switch list {
         case .favorites: "No favourites yet. Tap Favorite on any film in Movies to keep it here."

@@ -87,7 +87,18 @@ struct MessagePage {
     let message: String
     let retryURL: String?
     let backURL: String
-    var retryForm: RetryForm? = nil
+    let backLabel: String
+    let retryForm: RetryForm?
+
+    init(chrome: Chrome, heading: String, message: String, retryURL: String?, backURL: String, retryForm: RetryForm? = nil) {
+        self.chrome = chrome
+        self.heading = heading
+        self.message = message
+        self.retryURL = retryURL
+        self.backURL = backURL
+        self.retryForm = retryForm
+        backLabel = backURL.hasPrefix("/shows") ? "Back to TV Shows" : backURL.hasPrefix("/library") ? "Back to My Lists" : "Back to Movies"
+    }
 }
 
 /// The spec's error texts, used for pages and dialogs alike.

@@ -32,6 +32,7 @@ struct ShowFavoritesPageView {
     let cards: [ShowCardView]
     let hasCards: Bool
     let countText: String
+    let total: Int
     let previousURL: String?
     let nextURL: String?
 
@@ -40,6 +41,7 @@ struct ShowFavoritesPageView {
         self.cards = cards
         hasCards = !cards.isEmpty
         countText = page.total == 1 ? "1 show" : "\(page.total) shows"
+        total = page.total
         previousURL = page.page > 1 ? "\(Paths.showFavorites)?page=\(page.page - 1)" : nil
         nextURL = page.page < page.pageCount ? "\(Paths.showFavorites)?page=\(page.page + 1)" : nil
     }

@@ -75,8 +75,9 @@
     const count = document.querySelector(".count[data-total]");
     if (count) {
       const total = Math.max(0, Number(count.dataset.total) - 1);
+      const unit = count.dataset.unit || "title";
       count.dataset.total = String(total);
-      count.textContent = count.dataset.heading + ": " + total + (total === 1 ? " film" : " films");
+      count.textContent = (count.dataset.prefix || "") + total + " " + unit + (total === 1 ? "" : "s");
     }
     if (grid && !grid.querySelector(".card")) {
       const empty = document.createElement("p");
