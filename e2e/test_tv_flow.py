@@ -12,18 +12,15 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import tempfile
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import CHROMEDRIVER, CHROMIUM, PHONE_SIZE, REPO_ROOT, wait_for
+from conftest import REPO_ROOT, wait_for
 
 FIXTURE = REPO_ROOT / "Tests" / "AppTests" / "Fixtures" / "tvmaze" / "shows.json"
 
@@ -192,46 +189,6 @@ def wait_image_loaded(driver, img, timeout: float = 10) -> int:
     return driver.execute_script("return arguments[0].naturalWidth", img)
 
 
-@pytest.fixture
-def nojs_browser(request):
-    """A phone-sized Chromium with JavaScript switched off for pages (as a visitor who disabled it)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile_dir = tempfile.mkdtemp(prefix="popcorn-e2e-nojs-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-extensions",
-        "--disable-background-networking",
-        "--lang=en-US",
-        f"--window-size={PHONE_SIZE[0]},{PHONE_SIZE[1]}",
-        f"--user-data-dir={profile_dir}",
-    ):
-        options.add_argument(argument)
-    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        report = getattr(request.node, "rep_call", None)
-        if report is not None and report.failed:
-            artifacts = Path(tempfile.gettempdir()) / "popcorn-e2e-artifacts"
-            artifacts.mkdir(exist_ok=True)
-            stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in request.node.nodeid)
-            try:
-                driver.save_screenshot(str(artifacts / f"{stem}.png"))
-                (artifacts / f"{stem}.html").write_text(driver.page_source, encoding="utf-8")
-            except Exception:  # noqa: BLE001
-                pass
-        driver.quit()
-        shutil.rmtree(profile_dir, ignore_errors=True)
 
 
 # --------------------------------------------------------------------------- TV Shows list
