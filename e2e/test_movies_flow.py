@@ -9,16 +9,14 @@ cookie is the browser's own).
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
 from datetime import datetime
 
-import pytest
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select, WebDriverWait
+from selenium.webdriver.support.ui import Select
 
 from conftest import REPO_ROOT, wait_for
+from helpers import until, click, dialog_is_open, wait_dialog, mark_page, same_page, status_of
 
 CATALOG_DIR = REPO_ROOT / "Sources" / "App" / "Resources" / "catalog"
 CURRENT_YEAR = 2026
@@ -50,24 +48,6 @@ def film(track_id: int) -> dict:
 
 def release_day(entry: dict) -> datetime:
     return datetime.strptime(entry["releaseDate"], "%Y-%m-%dT%H:%M:%SZ")
-
-
-def until(driver, condition, timeout: float = 10, message: str = ""):
-    """Waits until `condition(driver)` is truthy (stale elements count as 'not yet')."""
-
-    def check(d):
-        try:
-            return condition(d)
-        except StaleElementReferenceException:
-            return False
-
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(check, message=message or None)
-
-
-def click(driver, element) -> None:
-    """Scrolls the element to the middle of the screen first, clear of the sticky header and the tab bar."""
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", element)
-    element.click()
 
 
 def save(driver, app, movie_id: int, **fields) -> dict:
@@ -106,28 +86,6 @@ def card_for(driver, movie_id: int):
     return found[0] if found else None
 
 
-def dialog_is_open(driver, dialog_id: str) -> bool:
-    return bool(driver.execute_script("const d = document.getElementById(arguments[0]); return !!(d && d.open)", dialog_id))
-
-
-def wait_dialog(driver, dialog_id: str, open_: bool = True, timeout: float = 5) -> None:
-    until(
-        driver,
-        lambda d: dialog_is_open(d, dialog_id) == open_,
-        timeout,
-        f"#{dialog_id} did not {'open' if open_ else 'close'} at {driver.current_url}",
-    )
-
-
-def mark_page(driver) -> None:
-    """Marks the current document: the marker survives in-place updates and is lost on any navigation."""
-    driver.execute_script("window.__popcornSamePage = 'still here'")
-
-
-def same_page(driver) -> bool:
-    return driver.execute_script("return window.__popcornSamePage || null") == "still here"
-
-
 def set_textarea(driver, element, text: str) -> None:
     """Sets a long text at once (typing 2000 characters is slow) and lets the page see the input."""
     driver.execute_script(
@@ -141,14 +99,6 @@ def assert_no_script_errors(driver) -> None:
     """Fails on any uncaught JavaScript error the page logged (network 4xx answers are not script errors)."""
     errors = [entry["message"] for entry in driver.get_log("browser") if entry.get("source") == "javascript"]
     assert not errors, f"JavaScript errors: {errors}"
-
-
-def status_of(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
 
 
 def first_row_columns(driver) -> int:

@@ -12,15 +12,11 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.error
-import urllib.request
 
-import pytest
-from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import REPO_ROOT, wait_for
+from helpers import until, click, wait_dialog, mark_page, same_page, status_of
 
 FIXTURE = REPO_ROOT / "Tests" / "AppTests" / "Fixtures" / "tvmaze" / "shows.json"
 
@@ -51,24 +47,6 @@ def fixture_show(show_id: int) -> dict:
 
 def plain_summary(show_id: int) -> str:
     return re.sub(r"<[^>]+>", "", fixture_show(show_id)["summary"]).strip()
-
-
-def until(driver, condition, timeout: float = 10, message: str = ""):
-    """Waits until `condition(driver)` is truthy (stale elements count as 'not yet')."""
-
-    def check(d):
-        try:
-            return condition(d)
-        except StaleElementReferenceException:
-            return False
-
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(check, message=message or None)
-
-
-def click(driver, element) -> None:
-    """Scrolls the element to the middle of the screen first, clear of the sticky header and the tab bar."""
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})", element)
-    element.click()
 
 
 def save(driver, app, show_id: int) -> None:
@@ -134,40 +112,10 @@ def assert_red(element) -> None:
     assert r > g + 40, f"{element.text!r} is not red: rgb{(r, g, b)}"
 
 
-def dialog_is_open(driver, dialog_id: str) -> bool:
-    return bool(driver.execute_script("const d = document.getElementById(arguments[0]); return !!(d && d.open)", dialog_id))
-
-
-def wait_dialog(driver, dialog_id: str, open_: bool = True, timeout: float = 5) -> None:
-    until(
-        driver,
-        lambda d: dialog_is_open(d, dialog_id) == open_,
-        timeout,
-        f"#{dialog_id} did not {'open' if open_ else 'close'} at {driver.current_url}",
-    )
-
-
-def mark_page(driver) -> None:
-    """Marks the current document: the marker survives in-place updates and is lost on any navigation."""
-    driver.execute_script("window.__popcornSamePage = 'still here'")
-
-
-def same_page(driver) -> bool:
-    return driver.execute_script("return window.__popcornSamePage || null") == "still here"
-
-
 def assert_no_script_errors(driver) -> None:
     """Fails on any uncaught JavaScript error the page logged (network 4xx/5xx answers are not script errors)."""
     errors = [entry["message"] for entry in driver.get_log("browser") if entry.get("source") == "javascript"]
     assert not errors, f"JavaScript errors: {errors}"
-
-
-def status_of(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status
-    except urllib.error.HTTPError as error:
-        return error.code
 
 
 def poster_content_type(driver, src: str) -> tuple[int, str]:
