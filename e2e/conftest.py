@@ -321,7 +321,7 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"rep_{report.when}", report)
 
 
-def _make_driver(size: tuple[int, int], profile_dir: str):
+def _make_driver(size: tuple[int, int], profile_dir: str, prefs: dict | None = None):
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -348,6 +348,8 @@ def _make_driver(size: tuple[int, int], profile_dir: str):
         f"--user-data-dir={profile_dir}",
     ):
         options.add_argument(argument)
+    if prefs:
+        options.add_experimental_option("prefs", prefs)
     service = Service(executable_path=CHROMEDRIVER)
     driver = webdriver.Chrome(service=service, options=options)
     driver.set_page_load_timeout(30)
@@ -359,9 +361,9 @@ def _make_driver(size: tuple[int, int], profile_dir: str):
     return driver
 
 
-def _browser(request, size: tuple[int, int]):
+def _browser(request, size: tuple[int, int], prefs: dict | None = None):
     profile_dir = tempfile.mkdtemp(prefix="popcorn-e2e-profile-")
-    driver = _make_driver(size, profile_dir)
+    driver = _make_driver(size, profile_dir, prefs)
     try:
         yield driver
     finally:
@@ -402,40 +404,4 @@ def wait_for_fixture():
 @pytest.fixture
 def nojs_browser(request):
     """A phone-sized Chromium with JavaScript switched off for pages (as a visitor who disabled it)."""
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    profile_dir = tempfile.mkdtemp(prefix="popcorn-e2e-nojs-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-extensions",
-        "--disable-background-networking",
-        "--lang=en-US",
-        f"--window-size={PHONE_SIZE[0]},{PHONE_SIZE[1]}",
-        f"--user-data-dir={profile_dir}",
-    ):
-        options.add_argument(argument)
-    options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
-    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(30)
-    try:
-        yield driver
-    finally:
-        report = getattr(request.node, "rep_call", None)
-        if report is not None and report.failed:
-            artifacts = Path(tempfile.gettempdir()) / "popcorn-e2e-artifacts"
-            artifacts.mkdir(exist_ok=True)
-            stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in request.node.nodeid)
-            try:
-                driver.save_screenshot(str(artifacts / f"{stem}.png"))
-                (artifacts / f"{stem}.html").write_text(driver.page_source, encoding="utf-8")
-            except Exception:  # noqa: BLE001
-                pass
-        driver.quit()
-        shutil.rmtree(profile_dir, ignore_errors=True)
+    yield from _browser(request, PHONE_SIZE, {"profile.managed_default_content_settings.javascript": 2})

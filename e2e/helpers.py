@@ -49,3 +49,24 @@ def status_of(url: str) -> int:
             return response.status
     except urllib.error.HTTPError as error:
         return error.code
+
+
+def post_form(driver, app, path: str, fields: dict) -> dict:
+    """POSTs a form from inside the visitor's browser (its own session cookie), as app.js does.
+
+    Returns {"status": int, "body": str}; opens a page of the app first if the browser is elsewhere.
+    """
+    if not driver.current_url.startswith(app.base_url):
+        driver.get(app.url("/healthz"))
+    return driver.execute_async_script(
+        """
+        const [url, fields, done] = arguments;
+        fetch(url, {method: "POST", credentials: "same-origin",
+                    headers: {"Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"},
+                    body: new URLSearchParams(fields)})
+          .then(r => r.text().then(t => done({status: r.status, body: t})))
+          .catch(e => done({status: 0, body: String(e)}));
+        """,
+        app.url(path),
+        fields,
+    )

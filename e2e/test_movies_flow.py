@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import REPO_ROOT, wait_for
-from helpers import until, click, dialog_is_open, wait_dialog, mark_page, same_page, status_of
+from helpers import post_form, until, click, dialog_is_open, wait_dialog, mark_page, same_page, status_of
 
 CATALOG_DIR = REPO_ROOT / "Sources" / "App" / "Resources" / "catalog"
 CURRENT_YEAR = 2026
@@ -55,20 +55,7 @@ def save(driver, app, movie_id: int, **fields) -> dict:
 
     fields: favorite="1"/"0", watched="1"/"0", note="..."; returns the JSON state the app answers.
     """
-    if not driver.current_url.startswith(app.base_url):
-        driver.get(app.url("/healthz"))
-    result = driver.execute_async_script(
-        """
-        const [url, fields, done] = arguments;
-        fetch(url, {method: "POST", credentials: "same-origin",
-                    headers: {"Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"},
-                    body: new URLSearchParams(fields)})
-          .then(r => r.text().then(t => done({status: r.status, body: t})))
-          .catch(e => done({status: 0, body: String(e)}));
-        """,
-        app.url(f"/library/movies/{movie_id}"),
-        {"return_to": "/", **fields},
-    )
+    result = post_form(driver, app, f"/library/movies/{movie_id}", {"return_to": "/", **fields})
     assert result["status"] == 200, f"saving {fields} for {movie_id} answered {result}"
     return json.loads(result["body"])
 

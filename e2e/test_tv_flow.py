@@ -16,7 +16,7 @@ import re
 from selenium.webdriver.common.by import By
 
 from conftest import REPO_ROOT, wait_for
-from helpers import until, click, wait_dialog, mark_page, same_page, status_of
+from helpers import post_form, until, click, wait_dialog, mark_page, same_page, status_of
 
 FIXTURE = REPO_ROOT / "Tests" / "AppTests" / "Fixtures" / "tvmaze" / "shows.json"
 
@@ -51,20 +51,7 @@ def plain_summary(show_id: int) -> str:
 
 def save(driver, app, show_id: int) -> None:
     """Favourites `show_id` from inside the browser, as the page's script does for the green button."""
-    if not driver.current_url.startswith(app.base_url):
-        driver.get(app.url("/healthz"))
-    result = driver.execute_async_script(
-        """
-        const [url, fields, done] = arguments;
-        fetch(url, {method: "POST", credentials: "same-origin",
-                    headers: {"Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"},
-                    body: new URLSearchParams(fields)})
-          .then(r => r.text().then(t => done({status: r.status, body: t})))
-          .catch(e => done({status: 0, body: String(e)}));
-        """,
-        app.url(f"/library/shows/{show_id}"),
-        {"favorite": "1", "return_to": "/shows"},
-    )
+    result = post_form(driver, app, f"/library/shows/{show_id}", {"favorite": "1", "return_to": "/shows"})
     assert result["status"] == 200, f"favouriting show {show_id} answered {result}"
     assert json.loads(result["body"]).get("saved") is True, result
 

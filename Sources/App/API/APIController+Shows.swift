@@ -84,11 +84,9 @@ enum APIError: Error {
 
 extension Components.Schemas.Show {
     init(_ show: App.Show) {
-        let days = show.scheduleDays.joined(separator: ", ")
-        let schedule = [days.isEmpty ? nil : days, show.scheduleTime.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
         self.init(
             id: Int64(show.id), name: show.name, genres: show.genres, status: show.status, premiered: show.premiered,
-            ended: show.ended, network: show.network, webChannel: show.webChannel, schedule: schedule.isEmpty ? nil : schedule,
+            ended: show.ended, network: show.network, webChannel: show.webChannel, schedule: show.scheduleText,
             runtimeMinutes: show.runtimeMinutes, rating: show.rating,
             summaryHtml: show.summaryHTML.map(HTMLSanitizer.sanitize), imdbUrl: show.imdbURL, officialSite: show.officialSite,
             tvmazeUrl: show.tvmazeURL, posterUrl: Paths.poster(source: show.imageMedium, seed: show.id, title: show.name)

@@ -100,7 +100,7 @@ public final class MovieCatalog: Sendable {
     /// One film by iTunes id: fresh lookup cache, else a fresh year list that holds it, else iTunes,
     /// else a stale answer, else the offline catalogue.
     public func movie(id: Int) async -> MovieLookup {
-        if let movie = fromFreshYearLists(id) { return .found(movie.0, .live(fetchedAt: movie.1)) }
+        if let movie = fromYearLists(id, freshOnly: true) { return .found(movie.0, .live(fetchedAt: movie.1)) }
         let fetched = await upstream.fetch(key: lookupKey(id), url: lookupURL(id), freshFor: Self.lookupFreshness) { body in
             _ = try ITunesDecoder.movies(from: body)
         }
@@ -118,10 +118,11 @@ public final class MovieCatalog: Sendable {
         }
     }
 
-    private func fromFreshYearLists(_ id: Int) -> (Movie, Date)? {
+    /// A film found in a decoded year list; `freshOnly` skips lists past their freshness window.
+    private func fromYearLists(_ id: Int, freshOnly: Bool) -> (Movie, Date)? {
         let now = clock.now()
         return decoded.withLock { table in
-            for entry in table.values where now.timeIntervalSince(entry.body.fetchedAt) < Self.yearFreshness {
+            for entry in table.values where !freshOnly || now.timeIntervalSince(entry.body.fetchedAt) < Self.yearFreshness {
                 if let movie = entry.movies.first(where: { $0.id == id }) { return (movie, entry.body.fetchedAt) }
             }
             return nil
@@ -129,17 +130,8 @@ public final class MovieCatalog: Sendable {
     }
 
     private func fallback(_ id: Int, _ error: UpstreamError) -> MovieLookup {
-        if let (movie, savedOn) = fromAnyYearList(id) { return .found(movie, .stale(savedOn: savedOn)) }
+        if let (movie, savedOn) = fromYearLists(id, freshOnly: false) { return .found(movie, .stale(savedOn: savedOn)) }
         if let movie = offline.movie(id: id) { return .found(movie, .offlineCatalogue) }
         return .unavailable(error)
-    }
-
-    private func fromAnyYearList(_ id: Int) -> (Movie, Date)? {
-        decoded.withLock { table in
-            for entry in table.values {
-                if let movie = entry.movies.first(where: { $0.id == id }) { return (movie, entry.body.fetchedAt) }
-            }
-            return nil
-        }
     }
 }

@@ -40,6 +40,13 @@ public struct Show: Codable, Sendable, Hashable, Identifiable {
     }
 
     public var premieredYear: Int? { premiered.flatMap { Int($0.prefix(4)) } }
+
+    /// "Sunday at 22:00", "Monday, Tuesday", "at 21:00", or nil when TVMaze has no schedule.
+    public var scheduleText: String? {
+        let days = scheduleDays.joined(separator: ", ")
+        let text = [days.isEmpty ? nil : days, scheduleTime.map { "at \($0)" }].compactMap { $0 }.joined(separator: " ")
+        return text.isEmpty ? nil : text
+    }
 }
 
 /// TVMaze's show object, decoded tolerantly: anything but `id` and `name` may be missing or null.
