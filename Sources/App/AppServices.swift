@@ -11,6 +11,7 @@ public struct AppServices: Sendable {
     public let library: LibraryService
     public let sessions: SessionService
     public let posters: PosterService
+    public let search: SearchService
     public let logger: Logger
 
     public init(
@@ -21,15 +22,19 @@ public struct AppServices: Sendable {
         self.database = database
         self.clock = clock
         self.logger = logger
+        let store = SQLCacheStore(database: database)
+        // iTunes: about 20 calls a minute, shared by the year lists, lookups and title searches.
+        let itunesBreaker = HostBreaker(coolDown: 30, clock: clock)
         let upstream = CachedUpstream(
-            http: http, store: SQLCacheStore(database: database),
+            http: http, store: store,
             throttle: HostThrottle(limit: 20, window: 60, clock: clock),
-            breaker: HostBreaker(coolDown: 30, clock: clock),
+            breaker: itunesBreaker,
             clock: clock, offline: config.offline, logger: logger
         )
+        let offlineCatalog = try OfflineCatalog.bundled()
         catalog = MovieCatalog(
             upstream: upstream, baseURL: config.itunesBaseURL, country: config.country,
-            offline: try OfflineCatalog.bundled(), clock: clock
+            offline: offlineCatalog, clock: clock
         )
         // TVMaze allows at least 20 calls per 10 s; on 429 it wants ~2 s of quiet, then one retry.
         let tvmaze = CachedUpstream(
@@ -39,6 +44,25 @@ public struct AppServices: Sendable {
             clock: clock, offline: config.offline, logger: logger, rateLimitRetryDelay: 2, sleep: sleep
         )
         shows = ShowCatalog(upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineShows.bundled())
+        // OMDb's free key: 1,000 calls a day, counted in the database.
+        let omdbUpstream = CachedUpstream(
+            http: http, store: store,
+            throttle: HostThrottle(limit: 20, window: 10, clock: clock),
+            breaker: HostBreaker(coolDown: 30, clock: clock),
+            clock: clock, offline: config.offline, logger: logger
+        )
+        let omdb = OMDbClient(
+            upstream: omdbUpstream, store: store, apiKey: config.omdbAPIKey, baseURL: config.omdbBaseURL,
+            budget: DailyCallCounter(database: database, api: "omdb", limit: OMDbClient.dailyLimit, clock: clock)
+        )
+        search = SearchService(
+            upstream: upstream, baseURL: config.itunesBaseURL, country: config.country, offline: offlineCatalog, shows: shows,
+            omdb: omdb, lastSearches: LastSearchStore(database: database),
+            connectivity: Connectivity(
+                http: http, probeURL: URL(string: config.itunesBaseURL)!, offlineMode: config.offline, breaker: itunesBreaker, clock: clock
+            ),
+            clock: clock
+        )
         library = LibraryService(database: database, clock: clock)
         sessions = SessionService(database: database, clock: clock)
         posters = PosterService(

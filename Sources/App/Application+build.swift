@@ -38,7 +38,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     PosterController(posters: services.posters).register(on: router)
     let shows = ShowsController(services: services, renderer: renderer)
     shows.register(on: router)
-    PlaceholderController(renderer: renderer).register(on: router)
+    SearchController(services: services, renderer: renderer).register(on: router)
     try APIController(services: services, movies: movies, shows: shows).register(on: router)
     return router
 }

@@ -26,6 +26,21 @@ public final class AsyncHTTPUpstream: UpstreamHTTP {
         try? await client.shutdown()
     }
 
+    /// A HEAD request to the host's root: answers whether anything is listening, costs no API call.
+    public func isReachable(_ url: URL) async -> Bool {
+        guard let scheme = url.scheme, let host = url.host else { return false }
+        let root = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")/"
+        var request = HTTPClientRequest(url: root)
+        request.method = .HEAD
+        request.headers.add(name: "User-Agent", value: userAgent)
+        do {
+            _ = try await client.execute(request, timeout: .seconds(3))
+            return true
+        } catch {
+            return false
+        }
+    }
+
     public func get(_ url: URL, headers: [(String, String)]) async throws(UpstreamError) -> UpstreamResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "User-Agent", value: userAgent)

@@ -28,6 +28,30 @@ public enum Fetched: Sendable {
     case failed(UpstreamError)
 }
 
+/// How one kind of answer is fetched and kept.
+public struct FetchPolicy: Sendable {
+    /// How long a stored body counts as fresh.
+    public var freshness: @Sendable (Data) -> TimeInterval
+    public var headers: [(String, String)] = []
+    /// Where a 404 is an answer ("no such page"), the body that stands for it.
+    public var notFoundBody: Data?
+    /// Error statuses whose body is handed to `validate` (which must throw for them, usually an `UpstreamRefusal`).
+    public var bodyStatuses: Set<Int> = []
+    /// Checked before each call; when spent the fetch fails with `.quotaExhausted`.
+    public var budget: (any CallBudget)?
+
+    public init(
+        freshness: @escaping @Sendable (Data) -> TimeInterval, headers: [(String, String)] = [], notFoundBody: Data? = nil,
+        bodyStatuses: Set<Int> = [], budget: (any CallBudget)? = nil
+    ) {
+        self.freshness = freshness
+        self.headers = headers
+        self.notFoundBody = notFoundBody
+        self.bodyStatuses = bodyStatuses
+        self.budget = budget
+    }
+}
+
 /// cache → upstream → stale cache, with one request per key in flight, a per-host throttle and
 /// a breaker that stops waiting on a host that just failed. Failures are never cached.
 public final class CachedUpstream: Sendable {
@@ -65,6 +89,13 @@ public final class CachedUpstream: Sendable {
         key: String, url: URL, freshFor: TimeInterval, headers: [(String, String)] = [], notFoundBody: Data? = nil,
         validate: @escaping @Sendable (Data) throws -> Void
     ) async -> Fetched {
+        await fetch(key: key, url: url, policy: FetchPolicy(freshness: { _ in freshFor }, headers: headers, notFoundBody: notFoundBody), validate: validate)
+    }
+
+    /// The general form: how long an answer stays fresh may depend on the answer (OMDb keeps
+    /// "not found" for a day, films for a week), some error statuses carry a body worth reading,
+    /// and a budget may cap the calls.
+    public func fetch(key: String, url: URL, policy: FetchPolicy, validate: @escaping @Sendable (Data) throws -> Void) async -> Fetched {
         let cached: CachedBody?
         do {
             cached = try await store.read(key)
@@ -72,11 +103,11 @@ public final class CachedUpstream: Sendable {
             logger.warning("cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])
             cached = nil
         }
-        if let cached, clock.now().timeIntervalSince(cached.fetchedAt) < freshFor {
+        if let cached, clock.now().timeIntervalSince(cached.fetchedAt) < policy.freshness(cached.body) {
             return .fresh(cached)
         }
         let result = await flight.run(key) { [self] in
-            await self.callUpstream(key: key, url: url, headers: headers, notFoundBody: notFoundBody, validate: validate)
+            await self.callUpstream(key: key, url: url, policy: policy, validate: validate)
         }
         switch result {
         case .success(let body): return .fresh(body)
@@ -87,21 +118,26 @@ public final class CachedUpstream: Sendable {
     }
 
     private func callUpstream(
-        key: String, url: URL, headers: [(String, String)], notFoundBody: Data?, validate: @Sendable (Data) throws -> Void
+        key: String, url: URL, policy: FetchPolicy, validate: @Sendable (Data) throws -> Void
     ) async -> Result<CachedBody, UpstreamError> {
         if offline { return .failure(.offlineMode) }
         let host = url.host ?? ""
         var retried = false
         var body: Data
+        var errorStatus: Int?
         while true {
             if breaker.isOpen(host) { return .failure(.hostDown) }
             guard throttle.tryAcquire(host) else {
                 logger.notice("upstream throttled", metadata: ["host": "\(host)"])
                 return .failure(.throttled)
             }
+            if let budget = policy.budget, await !budget.spend() {
+                logger.notice("upstream budget spent for today", metadata: ["host": "\(host)"])
+                return .failure(.quotaExhausted)
+            }
             let response: UpstreamResponse
             do {
-                response = try await http.get(url, headers: headers)
+                response = try await http.get(url, headers: policy.headers)
             } catch {
                 if error.isUnreachable { breaker.recordUnreachable(host) }
                 logger.warning("upstream failed", metadata: ["url": "\(url)", "error": "\(error)"])
@@ -111,8 +147,12 @@ public final class CachedUpstream: Sendable {
             switch response.status {
             case 200..<300:
                 body = response.body
-            case 404 where notFoundBody != nil:
-                body = notFoundBody!
+            case 404 where policy.notFoundBody != nil:
+                body = policy.notFoundBody!
+            case let status where policy.bodyStatuses.contains(status):
+                // The body explains the error (OMDb's 401): `validate` turns it into a refusal.
+                body = response.body
+                errorStatus = status
             case 429 where rateLimitRetryDelay != nil && !retried:
                 retried = true
                 logger.notice("upstream asked us to back off", metadata: ["host": "\(host)"])
@@ -125,13 +165,18 @@ public final class CachedUpstream: Sendable {
             }
             break
         }
-        guard !body.isEmpty else { return .failure(.malformed("empty body")) }
+        guard !body.isEmpty || errorStatus != nil else { return .failure(.malformed("empty body")) }
         do {
             try validate(body)
+        } catch let refusal as UpstreamRefusal {
+            logger.warning("upstream refused", metadata: ["url": "\(url)", "error": "\(refusal.message)"])
+            return .failure(.refused(refusal.message))
         } catch {
             logger.warning("upstream body rejected", metadata: ["url": "\(url)", "error": "\(error)"])
-            return .failure(.malformed("\(error)"))
+            return .failure(errorStatus.map(UpstreamError.badStatus) ?? .malformed("\(error)"))
         }
+        // An error status whose body did not explain itself is still an error, never an answer to keep.
+        if let errorStatus { return .failure(.badStatus(errorStatus)) }
         let entry = CachedBody(body: body, fetchedAt: clock.now())
         do {
             try await store.write(key, entry)

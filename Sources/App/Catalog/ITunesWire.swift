@@ -169,11 +169,15 @@ enum SafeURL {
 enum ITunesDecoder {
     /// Decodes a search or lookup body (whatever the Content-Type said) into feature films, newest first.
     static func movies(from body: Data) throws -> [Movie] {
+        try moviesInRelevanceOrder(from: body).sortedNewestFirst()
+    }
+
+    /// Feature films in the order iTunes gave them (its relevance order for a title search).
+    static func moviesInRelevanceOrder(from body: Data) throws -> [Movie] {
         let response = try JSONDecoder().decode(ITunesSearchResponse.self, from: body)
         var seen = Set<Int>()
         return response.results
             .filter { $0.isFeatureMovie && seen.insert($0.trackId).inserted }
             .map { $0.toMovie() }
-            .sortedNewestFirst()
     }
 }

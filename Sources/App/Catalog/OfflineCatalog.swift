@@ -33,4 +33,11 @@ public struct OfflineCatalog: Sendable {
     public func movies(year: Int) -> [Movie] { moviesByYear[year] ?? [] }
     public func movie(id: Int) -> Movie? { moviesByID[id] }
     public var count: Int { moviesByID.count }
+
+    /// Films whose title contains the text (case and accents ignored), newest first.
+    public func search(_ text: String) -> [Movie] {
+        let wanted = SearchQuery.fold(text)
+        guard !wanted.isEmpty else { return [] }
+        return moviesByID.values.filter { SearchQuery.fold($0.title).contains(wanted) }.sortedNewestFirst()
+    }
 }

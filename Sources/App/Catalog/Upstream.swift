@@ -29,6 +29,10 @@ public enum UpstreamError: Error, Sendable, Equatable {
     case hostDown
     /// `POPCORN_OFFLINE=1`.
     case offlineMode
+    /// The upstream answered with an error of its own (OMDb: `{"Response":"False","Error":"Invalid API key!"}`).
+    case refused(String)
+    /// Our daily allowance of calls to this upstream is spent (OMDb's free key: 1,000 a day).
+    case quotaExhausted
 
     public var isUnreachable: Bool {
         switch self {
@@ -41,6 +45,31 @@ public enum UpstreamError: Error, Sendable, Equatable {
 /// The one door to the network. Tests swap it for fixtures or point it at a stub server.
 public protocol UpstreamHTTP: Sendable {
     func get(_ url: URL, headers: [(String, String)]) async throws(UpstreamError) -> UpstreamResponse
+    /// Whether the host of `url` answers at all (any HTTP status counts), without spending API calls.
+    func isReachable(_ url: URL) async -> Bool
+}
+
+extension UpstreamHTTP {
+    public func isReachable(_ url: URL) async -> Bool {
+        do {
+            _ = try await get(url, headers: [])
+            return true
+        } catch {
+            return !error.isUnreachable
+        }
+    }
+}
+
+/// Thrown by a `validate` closure when the body is the upstream's own error message: the fetch then
+/// fails with `UpstreamError.refused(message)` (nothing cached).
+public struct UpstreamRefusal: Error, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// A daily allowance of upstream calls; `spend()` answers false when none is left.
+public protocol CallBudget: Sendable {
+    func spend() async -> Bool
 }
 
 /// Time, injected so freshness, throttles and breakers can be tested without sleeping.

@@ -12,6 +12,9 @@ public struct AppConfig: Sendable {
     public var storage: Storage = .sqlite(path: "./popcornswirl.sqlite")
     public var itunesBaseURL: String = "https://itunes.apple.com"
     public var tvmazeBaseURL: String = "https://api.tvmaze.com"
+    /// OMDb enriches search results when a key is set (`OMDB_API_KEY`); without one, iTunes alone answers.
+    public var omdbAPIKey: String?
+    public var omdbBaseURL: String = "https://www.omdbapi.com"
     public var posterCacheDirectory: String = "./poster-cache"
     /// When set, allow-listed image URLs are fetched from `imageBaseURL/<host>/<path>` (the stub upstream in tests).
     public var imageBaseURL: String?
@@ -54,6 +57,13 @@ public struct AppConfig: Sendable {
         }
         if let url = value("ITUNES_BASE_URL") { config.itunesBaseURL = try validatedBaseURL(url, name: "ITUNES_BASE_URL") }
         if let url = value("TVMAZE_BASE_URL") { config.tvmazeBaseURL = try validatedBaseURL(url, name: "TVMAZE_BASE_URL") }
+        if let key = value("OMDB_API_KEY") {
+            guard key.count <= 64, key.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
+                throw ConfigError.invalid(name: "OMDB_API_KEY", value: "…", reason: "expected the key OMDb e-mailed (letters and digits)")
+            }
+            config.omdbAPIKey = key
+        }
+        if let url = value("OMDB_BASE_URL") { config.omdbBaseURL = try validatedBaseURL(url, name: "OMDB_BASE_URL") }
         if let dir = value("POSTER_CACHE_DIR") { config.posterCacheDirectory = dir }
         if let url = value("IMAGE_BASE_URL") { config.imageBaseURL = try validatedBaseURL(url, name: "IMAGE_BASE_URL") }
         if let flag = value("POPCORN_OFFLINE") { config.offline = ["1", "true", "yes"].contains(flag.lowercased()) }

@@ -22,6 +22,7 @@ public final class AppDatabase: Sendable {
         CreateProfiles(),
         CreateLibraryEntries(),
         CreateCatalogCache(),
+        CreateSearchTables(),
     ]
 
     private init(databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool) {

@@ -74,3 +74,18 @@ final class CacheEntryModel: Model, @unchecked Sendable {
 
     init() {}
 }
+
+/// A profile's most recently found film: shown when the Search screen opens, online or offline.
+final class LastSearchModel: Model, @unchecked Sendable {
+    static let schema = "last_searches"
+
+    @ID(custom: "profile_id", generatedBy: .user) var id: UUID?
+    @Field(key: "query") var query: String
+    /// The iTunes film as JSON (`Movie`).
+    @Field(key: "movie") var movie: Data
+    /// OMDb's details as JSON (`OMDbDetails`), when there were any.
+    @OptionalField(key: "details") var details: Data?
+    @Field(key: "searched_at") var searchedAt: Date
+
+    init() {}
+}

@@ -11,6 +11,9 @@ enum Paths {
     static let showFavorites = "/shows/favorites"
     static let tvmazeCredit = "https://www.tvmaze.com/"
 
+    static func search(_ text: String) -> String { "/search?q=\(query(text))" }
+    /// Where the no-JavaScript collection button returns: the same search, announcing the outcome.
+    static func searchDone(_ searchPath: String) -> String { searchPath + (searchPath.contains("?") ? "&" : "?") + "done=collection" }
     static func shows(page: Int) -> String { page > 1 ? "/shows?page=\(page)" : "/shows" }
     static func showSearch(_ text: String) -> String { "/shows?q=\(query(text))" }
     static func show(_ id: Int) -> String { "/shows/\(id)" }

@@ -37,6 +37,13 @@
     else showRetry(FETCH_FAILED, retry);
   }
 
+  function announce(text) {
+    const flash = document.querySelector(".flash");
+    if (!flash) return;
+    flash.textContent = text;
+    flash.hidden = false;
+  }
+
   function setToggle(button, on, labels) {
     if (!button) return;
     button.classList.toggle("is-on", on);
@@ -143,6 +150,8 @@
       const state = result.json;
       if (removeCardIfOffList(container, state)) return;
       applyState(container, state);
+      // The Search screen's collection button says what happened.
+      if (form.dataset.added && fields.favorite !== undefined) announce(state.favorite ? form.dataset.added : form.dataset.removed);
       if (state.offerNote) {
         openNoteDialog(form.action, fields.return_to, container.dataset.title, state.note);
       }

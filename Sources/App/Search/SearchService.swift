@@ -1,0 +1,197 @@
+import Foundation
+import Synchronization
+
+/// A title as typed, checked and normalised: what is searched, cached and remembered.
+public struct SearchQuery: Sendable, Equatable {
+    public static let maxLength = 200
+
+    /// Trimmed, inner whitespace collapsed, control characters dropped, Unicode NFC.
+    public let text: String
+
+    public enum Invalid: Error, Equatable {
+        case empty
+        case tooLong(Int)
+
+        public var message: String {
+            switch self {
+            case .empty: "Type the title of a film or TV show to search for."
+            case .tooLong(let count):
+                "That title is \(count) characters long; searches can be at most \(SearchQuery.maxLength) characters. Shorten it and search again."
+            }
+        }
+    }
+
+    public init(_ raw: String) throws(Invalid) {
+        let cleaned = raw.precomposedStringWithCanonicalMapping.unicodeScalars
+            .filter { !($0.properties.generalCategory == .control) || $0 == "\n" || $0 == "\t" }
+        let text = String(String.UnicodeScalarView(cleaned))
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        guard !text.isEmpty else { throw .empty }
+        guard text.count <= Self.maxLength else { throw .tooLong(text.count) }
+        self.text = text
+    }
+
+    /// The cache key part: the text, lower-cased (searches are not case-sensitive upstream).
+    public var key: String { text.lowercased() }
+
+    /// For comparing titles: case, accents and width ignored.
+    static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+}
+
+/// What a search found: the best-matching film first, then the other films, and matching TV shows.
+public struct SearchResult: Sendable {
+    public var query: String
+    /// Best match first, then iTunes' relevance order.
+    public var movies: [Movie]
+    public var source: CatalogSource
+    /// OMDb's part for the best match; nil when there is no film.
+    public var omdb: OMDbStatus?
+    public var shows: [Show]
+    public var showSource: CatalogSource
+
+    public var bestMatch: Movie? { movies.first }
+    public var otherMovies: ArraySlice<Movie> { movies.dropFirst() }
+
+    /// Every answer was valid and a film was found: the search becomes the remembered one.
+    public var isRememberable: Bool {
+        guard bestMatch != nil else { return false }
+        if case .failed = omdb { return false }
+        return true
+    }
+}
+
+public enum SearchOutcome: Sendable {
+    case results(SearchResult)
+    /// iTunes gave an unusable answer (error status, malformed body, rate limit) and nothing was cached.
+    case failed(UpstreamError)
+}
+
+/// Search by title: iTunes (`term=…&media=movie&entity=movie`, cached 12 hours) ranked so the
+/// closest title comes first, enriched from OMDb when a key is set; TVMaze's name search alongside.
+/// Unreachable upstreams fall back to the cache, then to the bundled catalogue.
+public final class SearchService: Sendable {
+    public static let freshness: TimeInterval = 12 * 3600
+    public static let resultLimit = 25
+
+    let upstream: CachedUpstream
+    let baseURL: String
+    let country: String
+    let offline: OfflineCatalog
+    let shows: ShowCatalog
+    public let omdb: OMDbClient
+    let lastSearches: LastSearchStore
+    let connectivity: Connectivity
+    let clock: any AppClock
+
+    init(
+        upstream: CachedUpstream, baseURL: String, country: String, offline: OfflineCatalog, shows: ShowCatalog, omdb: OMDbClient,
+        lastSearches: LastSearchStore, connectivity: Connectivity, clock: any AppClock
+    ) {
+        self.upstream = upstream
+        self.baseURL = baseURL
+        self.country = country
+        self.offline = offline
+        self.shows = shows
+        self.omdb = omdb
+        self.lastSearches = lastSearches
+        self.connectivity = connectivity
+        self.clock = clock
+    }
+
+    func url(_ query: SearchQuery) -> URL {
+        URL(string: "\(baseURL)/search?term=\(Paths.query(query.text))&media=movie&entity=movie&limit=\(Self.resultLimit)&country=\(country)")!
+    }
+
+    public func search(_ query: SearchQuery) async -> SearchOutcome {
+        async let showResult = shows.search(query.text)
+        let fetched = await upstream.fetch(key: "itunes:search:\(country):\(query.key)", url: url(query), freshFor: Self.freshness) { body in
+            _ = try ITunesDecoder.moviesInRelevanceOrder(from: body)
+        }
+        let movies: [Movie]
+        let source: CatalogSource
+        switch fetched {
+        case .fresh(let body):
+            movies = (try? ITunesDecoder.moviesInRelevanceOrder(from: body.body)) ?? []
+            source = .live(fetchedAt: body.fetchedAt)
+        case .stale(let body, _):
+            movies = (try? ITunesDecoder.moviesInRelevanceOrder(from: body.body)) ?? []
+            source = .stale(savedOn: body.fetchedAt)
+        case .failed(let error) where error.isUnreachable:
+            movies = offline.search(query.text)
+            source = .offlineCatalogue
+        case .failed(let error):
+            _ = await showResult
+            return .failed(error)
+        }
+        let ranked = Self.ranked(movies, for: query)
+        var omdbStatus: OMDbStatus?
+        if let best = ranked.first { omdbStatus = await omdb.details(for: best) }
+        let tv = await showResult
+        return .results(SearchResult(
+            query: query.text, movies: ranked, source: source, omdb: omdbStatus, shows: tv.shows, showSource: tv.source
+        ))
+    }
+
+    /// Exact title first, then titles that start with the query, then the rest; iTunes' order within each.
+    static func ranked(_ movies: [Movie], for query: SearchQuery) -> [Movie] {
+        let wanted = SearchQuery.fold(query.text)
+        func rank(_ movie: Movie) -> Int {
+            let title = SearchQuery.fold(movie.title)
+            if title == wanted { return 0 }
+            if title.hasPrefix(wanted) { return 1 }
+            return title.contains(wanted) ? 2 : 3
+        }
+        return movies.enumerated()
+            .map { (rank: rank($0.element), index: $0.offset, movie: $0.element) }
+            .sorted { ($0.rank, $0.index) < ($1.rank, $1.index) }
+            .map(\.movie)
+    }
+
+    /// Keeps the result's best match as the profile's last search (only for rememberable results).
+    public func remember(_ result: SearchResult, profile: UUID) async throws {
+        guard result.isRememberable, let movie = result.bestMatch else { return }
+        try await lastSearches.remember(
+            profile: profile, LastSearch(query: result.query, movie: movie, details: result.omdb?.details, searchedAt: clock.now())
+        )
+    }
+
+    public func last(profile: UUID?) async throws -> LastSearch? {
+        try await lastSearches.last(profile: profile)
+    }
+
+    /// Whether iTunes can be reached now (remembered for a few seconds).
+    public func isOnline() async -> Bool {
+        await connectivity.isOnline()
+    }
+}
+
+/// Answers "are we online?" for screens that must say so before any search ran: offline mode,
+/// an open breaker, or a HEAD request to the iTunes host that gets no answer.
+final class Connectivity: Sendable {
+    static let memory: TimeInterval = 10
+    let http: any UpstreamHTTP
+    let probeURL: URL
+    let offlineMode: Bool
+    let breaker: HostBreaker
+    let clock: any AppClock
+    private let last = Mutex<(at: Date, online: Bool)?>(nil)
+
+    init(http: any UpstreamHTTP, probeURL: URL, offlineMode: Bool, breaker: HostBreaker, clock: any AppClock) {
+        self.http = http
+        self.probeURL = probeURL
+        self.offlineMode = offlineMode
+        self.breaker = breaker
+        self.clock = clock
+    }
+
+    func isOnline() async -> Bool {
+        if offlineMode || breaker.isOpen(probeURL.host ?? "") { return false }
+        let now = clock.now()
+        if let last = last.withLock({ $0 }), now.timeIntervalSince(last.at) < Self.memory { return last.online }
+        let online = await http.isReachable(probeURL)
+        last.withLock { $0 = (now, online) }
+        return online
+    }
+}
