@@ -56,7 +56,7 @@ public struct AppServices: Sendable {
             budget: DailyCallCounter(database: database, api: "omdb", limit: OMDbClient.dailyLimit, clock: clock)
         )
         search = SearchService(
-            upstream: upstream, baseURL: config.itunesBaseURL, country: config.country, offline: offlineCatalog, shows: shows,
+            upstream: upstream, catalog: catalog, baseURL: config.itunesBaseURL, country: config.country, offline: offlineCatalog, shows: shows,
             omdb: omdb, lastSearches: LastSearchStore(database: database),
             connectivity: Connectivity(
                 http: http, probeURL: URL(string: config.itunesBaseURL)!, offlineMode: config.offline, breaker: itunesBreaker, clock: clock

@@ -48,6 +48,10 @@ public final class MovieCatalog: Sendable {
     let clock: any AppClock
     /// Decoded year lists by cache key: avoids decoding 200 films on every request.
     private let decoded = Mutex<[String: (body: CachedBody, movies: [Movie])]>([:])
+    /// Films recently shown in search results: a film can be saved from a result page even when
+    /// iTunes stops answering between the search and the click.
+    private let seen = Mutex<[Int: (movie: Movie, fetchedAt: Date)]>([:])
+    static let seenLimit = 5000
 
     public init(upstream: CachedUpstream, baseURL: String, country: String, offline: OfflineCatalog, clock: any AppClock) {
         self.upstream = upstream
@@ -129,8 +133,17 @@ public final class MovieCatalog: Sendable {
         }
     }
 
+    /// Keeps films a search just showed (bounded: the table is emptied when it grows past its limit).
+    func noteSeen(_ movies: some Sequence<Movie>, at date: Date) {
+        seen.withLock { table in
+            if table.count > Self.seenLimit { table.removeAll(keepingCapacity: true) }
+            for movie in movies { table[movie.id] = (movie, date) }
+        }
+    }
+
     private func fallback(_ id: Int, _ error: UpstreamError) -> MovieLookup {
         if let (movie, savedOn) = fromYearLists(id, freshOnly: false) { return .found(movie, .stale(savedOn: savedOn)) }
+        if let hit = seen.withLock({ $0[id] }) { return .found(hit.movie, .stale(savedOn: hit.fetchedAt)) }
         if let movie = offline.movie(id: id) { return .found(movie, .offlineCatalogue) }
         return .unavailable(error)
     }

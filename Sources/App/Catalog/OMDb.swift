@@ -122,20 +122,31 @@ public final class OMDbClient: Sendable {
 
     public var isEnabled: Bool { apiKey != nil }
 
-    /// Details for an iTunes film: by its known IMDb id, else by title and release year.
+    /// Details for an iTunes film: by its known IMDb id; else by title and release year, then by
+    /// title alone (iTunes dates a film by its US release, OMDb by its premiere: they can be a year
+    /// apart), accepting a film at most a year away.
     public func details(for movie: Movie) async -> OMDbStatus {
         guard let apiKey else { return .disabled }
         let known = try? await store.read(imdbKey(movie.id)).map { String(decoding: $0.body, as: UTF8.self) }
-        let key: String
-        var query: String
         if let known, Self.isIMDbID(known) {
-            key = "omdb:i:\(known)"
-            query = "i=\(known)"
-        } else {
-            key = "omdb:t:\(movie.title.lowercased()):\(movie.year.map(String.init) ?? "")"
-            query = "t=\(Paths.query(movie.title))"
-            if let year = movie.year { query += "&y=\(year)" }
+            return await lookup(apiKey, key: idKey(known), query: "i=\(known)").status
         }
+        let title = "t=\(Paths.query(movie.title))"
+        let titleKey = "omdb:t:\(movie.title.lowercased()):"
+        var answer = await lookup(apiKey, key: titleKey + (movie.year.map(String.init) ?? ""), query: title + (movie.year.map { "&y=\($0)" } ?? ""))
+        if answer.status == .notFound, let year = movie.year {
+            answer = await lookup(apiKey, key: titleKey, query: title)
+            if let found = answer.status.details?.startYear, abs(found - year) > 1 { return .notFound }
+        }
+        if case .found(let details, _) = answer.status, let body = answer.body {
+            // Later lookups ask for exactly this film (`i=`), and find this answer already cached under its id.
+            try? await store.write(imdbKey(movie.id), CachedBody(body: Data(details.imdbID.utf8), fetchedAt: body.fetchedAt))
+            try? await store.write(idKey(details.imdbID), body)
+        }
+        return answer.status
+    }
+
+    private func lookup(_ apiKey: String, key: String, query: String) async -> (status: OMDbStatus, body: CachedBody?) {
         let url = URL(string: "\(baseURL)/?apikey=\(Paths.query(apiKey))&\(query)")!
         let policy = FetchPolicy(
             freshness: { body in
@@ -147,17 +158,12 @@ public final class OMDbClient: Sendable {
         let fetched = await upstream.fetch(key: key, url: url, policy: policy) { body in
             if case .refused(let message) = try OMDbDecoder.decode(body) { throw UpstreamRefusal(message) }
         }
-        let status: OMDbStatus
         switch fetched {
-        case .fresh(let body): status = Self.status(body, source: .live(fetchedAt: body.fetchedAt))
-        case .stale(let body, _): status = Self.status(body, source: .stale(savedOn: body.fetchedAt))
-        case .failed(.quotaExhausted): status = .limitReached
-        case .failed(let error): status = .failed(error)
+        case .fresh(let body): return (Self.status(body, source: .live(fetchedAt: body.fetchedAt)), body)
+        case .stale(let body, _): return (Self.status(body, source: .stale(savedOn: body.fetchedAt)), body)
+        case .failed(.quotaExhausted): return (.limitReached, nil)
+        case .failed(let error): return (.failed(error), nil)
         }
-        if case .found(let details, _) = status, known != details.imdbID {
-            try? await store.write(imdbKey(movie.id), CachedBody(body: Data(details.imdbID.utf8), fetchedAt: upstream.clock.now()))
-        }
-        return status
     }
 
     private static func status(_ body: CachedBody, source: CatalogSource) -> OMDbStatus {
@@ -168,6 +174,7 @@ public final class OMDbClient: Sendable {
     }
 
     private func imdbKey(_ itunesID: Int) -> String { "omdb:imdb-id-of-itunes:\(itunesID)" }
+    private func idKey(_ imdbID: String) -> String { "omdb:i:\(imdbID)" }
 
     static func isIMDbID(_ text: String) -> Bool {
         text.count >= 3 && text.count <= 12 && text.hasPrefix("tt") && text.dropFirst(2).allSatisfy(\.isASCIIDigit)

@@ -76,6 +76,7 @@ public final class SearchService: Sendable {
     public static let resultLimit = 25
 
     let upstream: CachedUpstream
+    let catalog: MovieCatalog
     let baseURL: String
     let country: String
     let offline: OfflineCatalog
@@ -86,10 +87,11 @@ public final class SearchService: Sendable {
     let clock: any AppClock
 
     init(
-        upstream: CachedUpstream, baseURL: String, country: String, offline: OfflineCatalog, shows: ShowCatalog, omdb: OMDbClient,
+        upstream: CachedUpstream, catalog: MovieCatalog, baseURL: String, country: String, offline: OfflineCatalog, shows: ShowCatalog, omdb: OMDbClient,
         lastSearches: LastSearchStore, connectivity: Connectivity, clock: any AppClock
     ) {
         self.upstream = upstream
+        self.catalog = catalog
         self.baseURL = baseURL
         self.country = country
         self.offline = offline
@@ -125,6 +127,8 @@ public final class SearchService: Sendable {
             _ = await showResult
             return .failed(error)
         }
+        if case .live(let fetchedAt) = source { catalog.noteSeen(movies, at: fetchedAt) }
+        if case .stale(let savedOn) = source { catalog.noteSeen(movies, at: savedOn) }
         let ranked = Self.ranked(movies, for: query)
         var omdbStatus: OMDbStatus?
         if let best = ranked.first { omdbStatus = await omdb.details(for: best) }

@@ -12,8 +12,10 @@ enum Paths {
     static let tvmazeCredit = "https://www.tvmaze.com/"
 
     static func search(_ text: String) -> String { "/search?q=\(query(text))" }
-    /// Where the no-JavaScript collection button returns: the same search, announcing the outcome.
-    static func searchDone(_ searchPath: String) -> String { searchPath + (searchPath.contains("?") ? "&" : "?") + "done=collection" }
+    /// Where the no-JavaScript collection button returns: the same search, announcing what the button did.
+    static func searchDone(_ searchPath: String, _ action: String) -> String {
+        searchPath + (searchPath.contains("?") ? "&" : "?") + "done=\(action)"
+    }
     static func shows(page: Int) -> String { page > 1 ? "/shows?page=\(page)" : "/shows" }
     static func showSearch(_ text: String) -> String { "/shows?q=\(query(text))" }
     static func show(_ id: Int) -> String { "/shows/\(id)" }

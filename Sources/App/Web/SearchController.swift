@@ -13,9 +13,9 @@ struct SearchController {
 
     func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let parameters = request.uri.queryParameters
-        let announce = parameters["done"] != nil
+        let done = parameters["done"].map(String.init)
         guard let raw = parameters["q"].map(String.init) else {
-            return try await remembered(context, announce: announce)
+            return try await remembered(context, done: done)
         }
         let query: SearchQuery
         do {
@@ -30,11 +30,11 @@ struct SearchController {
             let page = SearchPage(query: query.text, messages: [Self.failureMessage(error, retryURL: Paths.search(query.text))])
             return try renderer.response("search", page, status: .serviceUnavailable)
         case .results(let result):
-            return try await results(result, context, announce: announce)
+            return try await results(result, context, done: done)
         }
     }
 
-    private func results(_ result: SearchResult, _ context: AppRequestContext, announce: Bool) async throws -> Response {
+    private func results(_ result: SearchResult, _ context: AppRequestContext, done: String?) async throws -> Response {
         let returnTo = Paths.search(result.query)
         var messages: [SearchMessage] = []
         var cookie: Cookie?
@@ -67,7 +67,7 @@ struct SearchController {
             best: best,
             otherCards: result.otherMovies.map { MovieCardView(movie: $0, state: movieStates[$0.id], returnTo: returnTo) },
             showCards: result.shows.map { ShowCardView(show: $0, saved: showStates[$0.id] != nil, returnTo: returnTo) },
-            flash: announce ? best.map(Self.flash) : nil
+            flash: best.flatMap { Self.flash($0, done: done) }
         )
         var response = try renderer.response("search", page)
         if let cookie { response.setCookie(cookie) }
@@ -75,7 +75,7 @@ struct SearchController {
     }
 
     /// No query: the last search, else a welcome (online) or an error (offline).
-    private func remembered(_ context: AppRequestContext, announce: Bool) async throws -> Response {
+    private func remembered(_ context: AppRequestContext, done: String?) async throws -> Response {
         let last: LastSearch?
         do {
             last = try await services.search.last(profile: context.profileID)
@@ -96,14 +96,19 @@ struct SearchController {
         let when = Formats.moment.string(from: last.searchedAt)
         let page = SearchPage(
             query: last.query, messages: [SearchMessage(.info, "Your last search, “\(last.query)”, on \(when).")],
-            bestHeading: "Your last search", best: best, flash: announce ? Self.flash(best) : nil
+            bestHeading: "Your last search", best: best, flash: Self.flash(best, done: done)
         )
         return try renderer.response("search", page)
     }
 
-    /// The outcome of the collection button, read back from the database (so a link cannot claim it).
-    static func flash(_ best: BestMatchView) -> String {
-        best.favorite ? "“\(best.title)”: \(SearchPage.added)." : "“\(best.title)”: \(SearchPage.removed)."
+    /// What the no-JavaScript collection button did, confirmed against the database: a link cannot
+    /// claim a save that did not happen.
+    static func flash(_ best: BestMatchView, done: String?) -> String? {
+        switch done {
+        case SearchPage.doneAdded where best.favorite: "“\(best.title)”: \(SearchPage.added)."
+        case SearchPage.doneRemoved where !best.favorite: "“\(best.title)”: \(SearchPage.removed)."
+        default: nil
+        }
     }
 
     static func failureMessage(_ error: UpstreamError, retryURL: String) -> SearchMessage {

@@ -77,13 +77,15 @@ struct BestMatchView {
         watchedValue = watched ? "0" : "1"
         watchedLabel = watched ? "Watched ✓" : "Add to Watched"
         self.returnTo = returnTo
-        collectionReturnTo = Paths.searchDone(returnTo)
+        collectionReturnTo = Paths.searchDone(returnTo, favorite ? SearchPage.doneRemoved : SearchPage.doneAdded)
     }
 }
 
 struct SearchPage {
     static let addToCollection = "Add to collection"
     static let inCollection = "In your collection ✓"
+    static let doneAdded = "added"
+    static let doneRemoved = "removed"
     static let added = "Added to your collection"
     static let removed = "Removed from your collection"
     static let welcome = "Type the title of a film or TV show above. The best match is shown in full — poster, director, plot — with the other films and shows that match. Your last search stays here for next time, even offline."

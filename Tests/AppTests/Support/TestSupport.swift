@@ -25,6 +25,7 @@ final class FakeUpstream: UpstreamHTTP {
     private let handler: Mutex<Handler>
     private let counts = Mutex<[String: Int]>([:])
     private let delayNanos: Mutex<UInt64> = Mutex(0)
+    private let urls = Mutex<[URL]>([])
 
     init(_ handler: @escaping Handler) {
         self.handler = Mutex(handler)
@@ -41,8 +42,22 @@ final class FakeUpstream: UpstreamHTTP {
         counts.withLock { table in path.map { table[$0] ?? 0 } ?? table.values.reduce(0, +) }
     }
 
+    /// Every URL asked for, in order.
+    func requested(host: String? = nil) -> [URL] {
+        urls.withLock { all in host.map { host in all.filter { $0.host == host } } ?? all }
+    }
+
+    /// Answers one host from `handler` and everything else from the fixtures.
+    func fail(host: String, _ handler: @escaping Handler) {
+        respond { url throws(UpstreamError) in
+            if url.host == host { return try await handler(url) }
+            return try Fixtures.itunesAnswer(for: url)
+        }
+    }
+
     func get(_ url: URL, headers: [(String, String)]) async throws(UpstreamError) -> UpstreamResponse {
         counts.withLock { $0[url.path, default: 0] += 1 }
+        urls.withLock { $0.append(url) }
         let delay = delayNanos.withLock { $0 }
         if delay > 0 { try? await Task.sleep(nanoseconds: delay) }
         let handler = self.handler.withLock { $0 }
@@ -62,8 +77,19 @@ enum Fixtures {
 
     static func itunesAnswer(for url: URL) throws(UpstreamError) -> UpstreamResponse {
         if url.host == "tvmaze.test" { return tvmazeAnswer(for: url) }
+        if url.host == "omdb.test" { return omdbAnswer(for: url) }
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        if url.path.hasSuffix("/search"), let term = value("term"), value("attribute") == nil {
+            // A title search: films of `itunes/search.json` whose name contains the term, in the file's order.
+            let object = try! JSONSerialization.jsonObject(with: data("itunes/search.json")) as! [String: Any]
+            let wanted = term.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            let results = (object["results"] as! [[String: Any]]).filter {
+                ($0["trackName"] as! String).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).contains(wanted)
+            }
+            let answer = try! JSONSerialization.data(withJSONObject: ["resultCount": results.count, "results": results])
+            return UpstreamResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: answer)
+        }
         if url.path.hasSuffix("/search"), let term = value("term") {
             guard Bundle.module.url(forResource: "itunes/year-\(term).json", withExtension: nil, subdirectory: "Fixtures") != nil else {
                 return UpstreamResponse(status: 200, contentType: "text/javascript", body: Data(#"{"resultCount":0,"results":[]}"#.utf8))
@@ -71,8 +97,8 @@ enum Fixtures {
             return json("itunes/year-\(term).json")
         }
         if url.path.hasSuffix("/lookup"), let id = value("id").flatMap(Int.init) {
-            for year in ["2026", "2025"] {
-                let body = data("itunes/year-\(year).json")
+            for file in ["itunes/year-2026.json", "itunes/year-2025.json", "itunes/search.json"] {
+                let body = data(file)
                 let object = try! JSONSerialization.jsonObject(with: body) as! [String: Any]
                 let results = (object["results"] as! [[String: Any]]).filter { ($0["trackId"] as? Int) == id }
                 if !results.isEmpty {
@@ -108,6 +134,30 @@ extension Fixtures {
             return json(tvmazeShows.filter { ($0["name"] as! String).lowercased().contains(q) }.map { ["score": 0.9, "show": $0] })
         }
         return notFound
+    }
+}
+
+extension Fixtures {
+    nonisolated(unsafe) static let omdbMovies: [[String: Any]] = try! JSONSerialization.jsonObject(with: data("omdb/movies.json")) as! [[String: Any]]
+    static let omdbKey = "test-key"
+
+    /// OMDb as it behaves: 401 with a JSON error for a bad key, `Response: False` with a 200 for unknown titles.
+    static func omdbAnswer(for url: URL) -> UpstreamResponse {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        func json(_ status: Int, _ object: Any) -> UpstreamResponse {
+            UpstreamResponse(status: status, contentType: "application/json; charset=utf-8", body: try! JSONSerialization.data(withJSONObject: object))
+        }
+        guard value("apikey") == omdbKey else { return json(401, ["Response": "False", "Error": "Invalid API key!"]) }
+        let match: [String: Any]?
+        if let id = value("i") {
+            match = omdbMovies.first { $0["imdbID"] as? String == id }
+            return match.map { json(200, $0) } ?? json(200, ["Response": "False", "Error": "Error getting data."])
+        }
+        let title = value("t")?.lowercased()
+        let year = value("y")
+        match = omdbMovies.first { ($0["Title"] as! String).lowercased() == title && (year == nil || ($0["Year"] as! String).hasPrefix(year!)) }
+        return match.map { json(200, $0) } ?? json(200, ["Response": "False", "Error": "Movie not found!"])
     }
 }
 
@@ -165,6 +215,7 @@ struct TestApp {
             var config = AppConfig()
             config.itunesBaseURL = "https://itunes.test"
             config.tvmazeBaseURL = "https://tvmaze.test"
+            config.omdbBaseURL = "https://omdb.test"
             config.posterCacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("posters-\(UUID())").path
             configure(&config)
             let services = try AppServices(

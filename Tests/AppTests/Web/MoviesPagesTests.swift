@@ -159,14 +159,4 @@ struct MoviesPagesTests {
             }
         }
     }
-
-    @Test("the Search tab (a placeholder until its issue) answers with a page, not an error")
-    func placeholders() async throws {
-        try await TestApp.with { app in
-            try await app.test { client in
-                let search = try await client.get("/search").text
-                #expect(search.contains("Search is coming soon"))
-            }
-        }
-    }
 }
