@@ -111,7 +111,7 @@ struct SearchController {
         }
     }
 
-    static func failureMessage(_ error: UpstreamError, retryURL: String) -> SearchMessage {
+    static func failureMessage(_ error: UpstreamError, retryURL: String? = nil) -> SearchMessage {
         let reason = switch error {
         case .rateLimited, .throttled: "iTunes is busy right now (too many searches in a minute)."
         case .badStatus(let status): "iTunes answered with an error (HTTP \(status))."

@@ -1,0 +1,76 @@
+import Foundation
+import HummingbirdTesting
+import Testing
+
+@testable import App
+
+@Suite("JSON API v1: search")
+struct SearchAPITests {
+    struct Movie: Decodable { let id: Int; let title: String; let director: String? }
+    struct Details: Decodable { let imdbId: String; let imdbUrl: String; let director: String?; let actors: String?; let imdbRating: String? }
+    struct Library: Decodable { let favorite: Bool }
+    struct Match: Decodable { let movie: Movie; let details: Details?; let library: Library? }
+    struct OMDb: Decodable { let status: String; let message: String? }
+    struct Source: Decodable { let kind: String }
+    struct Show: Decodable { let id: Int; let name: String }
+    struct Results: Decodable {
+        let query: String; let source: Source; let bestMatch: Match?; let omdb: OMDb?; let movies: [Movie]; let shows: [Show]; let remembered: Bool
+    }
+    struct Last: Decodable { let query: String; let searchedAt: String; let match: Match }
+    struct Problem: Decodable { let status: Int; let detail: String }
+
+    @Test("GET /api/v1/search: best match with OMDb details, the other films, shows; remembered for the caller")
+    func search() async throws {
+        try await TestApp.with(configure: { $0.omdbAPIKey = Fixtures.omdbKey }) { app in
+            try await app.test { client in
+                let response = try await client.get("/api/v1/search?q=spider")
+                #expect(response.status == .ok)
+                let cookie = try #require(response.sessionCookie)
+                let results = try APITests.decode(Results.self, response)
+                #expect(results.query == "spider" && results.source.kind == "live" && results.remembered)
+                #expect(results.bestMatch?.movie.id == 284910350)
+                #expect(results.bestMatch?.details?.imdbId == "tt0278731" && results.bestMatch?.details?.director == "David Cronenberg")
+                #expect(results.bestMatch?.details?.imdbUrl == "https://www.imdb.com/title/tt0278731/")
+                #expect(results.omdb?.status == "found")
+                #expect(results.movies.map(\.id) == [1440739251])
+                _ = try await client.sendJSON("/api/v1/library/movies/284910350", method: .put, #"{"favorite":true}"#, cookie: cookie)
+                let last = try APITests.decode(Last.self, try await client.get("/api/v1/search/last", cookie: cookie))
+                #expect(last.query == "spider" && last.match.movie.title == "Spider")
+                #expect(last.match.details?.actors == "Ralph Fiennes, Miranda Richardson, Gabriel Byrne")
+                #expect(last.match.library?.favorite == true)
+                let shows = try APITests.decode(Results.self, try await client.get("/api/v1/search?q=Pok%C3%A9mon"))
+                #expect(shows.bestMatch == nil && shows.movies.isEmpty && !shows.remembered)
+                #expect(shows.shows.map(\.name).contains("Pokémon"))
+            }
+        }
+    }
+
+    @Test("bad input is a 400 problem; an unusable iTunes answer a 503; no search yet a 404", arguments: [
+        ("/api/v1/search?q=%20", 400), ("/api/v1/search", 400), ("/api/v1/search?q=\(String(repeating: "x", count: 201))", 400),
+        ("/api/v1/search/last", 404),
+    ])
+    func errors(path: String, status: Int) async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let response = try await client.get(path)
+                #expect(response.status.code == status)
+                #expect(response.headers[.contentType]?.hasPrefix("application/problem+json") == true)
+                #expect(!(try APITests.decode(Problem.self, response).detail.isEmpty))
+            }
+        }
+    }
+
+    @Test("a malformed iTunes answer is a 503 problem and the last search stays")
+    func upstreamFailure() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let cookie = try #require(try await client.get("/api/v1/search?q=spider").sessionCookie)
+                app.upstream.fail(host: "itunes.test") { _ in UpstreamResponse(status: 200, body: Data("{\"results\":".utf8)) }
+                let failed = try await client.get("/api/v1/search?q=midsommar", cookie: cookie)
+                #expect(failed.status == .serviceUnavailable)
+                #expect(try APITests.decode(Problem.self, failed).detail.contains("Your last search is kept as it was."))
+                #expect(try APITests.decode(Last.self, try await client.get("/api/v1/search/last", cookie: cookie)).query == "spider")
+            }
+        }
+    }
+}
