@@ -20,7 +20,7 @@ Serves, on one port of 127.0.0.1, in the upstreams' own wire formats:
 Control (never affected by the failure mode or the latency):
     GET  /_control          current state as JSON
     POST /_control          JSON body with any of: mode, latency_ms, scope, pad_to
-    GET  /_stats            {"requests": {"itunes": n, "tvmaze": n, "omdb": n, "img": n}}
+    GET  /_stats            {"requests": {"itunes": n, "tvmaze": n, "omdb": n, "img": n}} (GET only; HEAD probes are not counted)
     POST /_stats/reset      zero the counters
 
 Modes: ok | 403 | 429 | 500 | malformed | drop | hang.  Scopes: all | itunes | tvmaze | omdb | img.
@@ -468,7 +468,8 @@ class Handler(BaseHTTPRequestHandler):
         if api is None:
             self.send(Response(404, b"Not Found", "text/plain; charset=utf-8"), send_body)
             return
-        state.count(api)
+        if send_body:  # HEAD requests are the app's reachability probes, not API calls
+            state.count(api)
         mode, latency_ms = state.failure_for(api)
         if latency_ms > 0 and not self.sleep_unless_stopping(latency_ms / 1000.0):
             return
