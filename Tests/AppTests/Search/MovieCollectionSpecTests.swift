@@ -19,6 +19,15 @@ struct MovieCollectionSpecTests {
         return try #require(response.sessionCookie)
     }
 
+    /// A visitor who searched, then put these films in the collection; returns the cookie.
+    static func collection(_ client: any TestClientProtocol, _ ids: [Int]) async throws -> String {
+        let cookie = try await rememberSpider(client)
+        for id in ids {
+            #expect(try await client.postForm("/library/movies/\(id)", [("favorite", "1")], cookie: cookie).status == .seeOther)
+        }
+        return cookie
+    }
+
     static func unreachable(_ url: URL) throws(UpstreamError) -> UpstreamResponse { throw .unreachable("connection refused") }
 
     // MARK: Movie Search — Narrative #1, online
@@ -198,9 +207,7 @@ struct MovieCollectionSpecTests {
     func listSuccess() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.rememberSpider(client)
-                _ = try await client.postForm("/library/movies/284910350", [("favorite", "1")], cookie: cookie)
-                _ = try await client.postForm("/library/movies/1476006349", [("favorite", "1")], cookie: cookie)
+                let cookie = try await Self.collection(client, [284910350, 1476006349])
                 app.upstream.respond(Self.unreachable)
                 let page = try await client.get("/library?list=favorites", cookie: cookie)
                 #expect(page.status == .ok)
@@ -214,8 +221,7 @@ struct MovieCollectionSpecTests {
     func listFailure() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.rememberSpider(client)
-                _ = try await client.postForm("/library/movies/284910350", [("favorite", "1")], cookie: cookie)
+                let cookie = try await Self.collection(client, [284910350])
                 try await app.services.database.sql.raw("DROP TABLE library_entries").run()
                 let page = try await client.get("/library?list=favorites", cookie: cookie)
                 #expect(page.status == .serviceUnavailable)
@@ -229,9 +235,7 @@ struct MovieCollectionSpecTests {
     func removeSuccess() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.rememberSpider(client)
-                _ = try await client.postForm("/library/movies/284910350", [("favorite", "1")], cookie: cookie)
-                _ = try await client.postForm("/library/movies/1476006349", [("favorite", "1")], cookie: cookie)
+                let cookie = try await Self.collection(client, [284910350, 1476006349])
                 let removed = try await client.postForm("/library/movies/284910350/remove", [("return_to", "/library?list=favorites")], cookie: cookie)
                 #expect(removed.headers[.location] == "/library?list=favorites")
                 let page = try await client.get("/library?list=favorites", cookie: cookie)
@@ -250,8 +254,7 @@ struct MovieCollectionSpecTests {
     func removeFailure() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.rememberSpider(client)
-                _ = try await client.postForm("/library/movies/284910350", [("favorite", "1")], cookie: cookie)
+                let cookie = try await Self.collection(client, [284910350])
                 // Removal fails while the table is locked away; it comes back afterwards.
                 try await app.services.database.sql.raw("ALTER TABLE library_entries RENAME TO library_entries_away").run()
                 let page = try await client.postForm("/library/movies/284910350/remove", [("return_to", "/library?list=favorites")], cookie: cookie)
