@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// A cached body as stored: the upstream's bytes and when they were fetched.
 public struct CachedBody: Sendable, Equatable {
@@ -66,6 +67,10 @@ public final class CachedUpstream: Sendable {
     let rateLimitRetryDelay: TimeInterval?
     let sleep: @Sendable (TimeInterval) async -> Void
     private let flight = SingleFlight<String, CachedBody, UpstreamError>()
+    /// Bodies this process read or fetched, so a fresh one is served without a database read.
+    /// Only ever a copy of what the store holds; bounded by emptying it when it grows too big.
+    private let memo = Mutex<[String: CachedBody]>([:])
+    static let memoLimit = 2000
 
     public init(
         http: any UpstreamHTTP, store: any CatalogCacheStore, throttle: HostThrottle, breaker: HostBreaker,
@@ -96,6 +101,9 @@ public final class CachedUpstream: Sendable {
     /// "not found" for a day, films for a week), some error statuses carry a body worth reading,
     /// and a budget may cap the calls.
     public func fetch(key: String, url: URL, policy: FetchPolicy, validate: @escaping @Sendable (Data) throws -> Void) async -> Fetched {
+        if let known = memo.withLock({ $0[key] }), clock.now().timeIntervalSince(known.fetchedAt) < policy.freshness(known.body) {
+            return .fresh(known)
+        }
         let cached: CachedBody?
         do {
             cached = try await store.read(key)
@@ -104,16 +112,26 @@ public final class CachedUpstream: Sendable {
             cached = nil
         }
         if let cached, clock.now().timeIntervalSince(cached.fetchedAt) < policy.freshness(cached.body) {
+            remember(key, cached)
             return .fresh(cached)
         }
         let result = await flight.run(key) { [self] in
             await self.callUpstream(key: key, url: url, policy: policy, validate: validate)
         }
         switch result {
-        case .success(let body): return .fresh(body)
+        case .success(let body):
+            remember(key, body)
+            return .fresh(body)
         case .failure(let error):
             if let cached { return .stale(cached, error) }
             return .failed(error)
+        }
+    }
+
+    private func remember(_ key: String, _ body: CachedBody) {
+        memo.withLock { table in
+            if table.count >= Self.memoLimit { table.removeAll(keepingCapacity: true) }
+            table[key] = body
         }
     }
 

@@ -22,14 +22,21 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     public init(_ raw: String) throws(Invalid) {
+        // Control characters and bidirectional overrides (which could flip the text around a quoted
+        // query) are dropped; joiners used by emoji sequences are kept.
         let cleaned = raw.precomposedStringWithCanonicalMapping.unicodeScalars
-            .filter { !($0.properties.generalCategory == .control) || $0 == "\n" || $0 == "\t" }
+            .filter { scalar in
+                if scalar == "\n" || scalar == "\t" { return true }
+                return scalar.properties.generalCategory != .control && !Self.bidiControls.contains(scalar.value)
+            }
         let text = String(String.UnicodeScalarView(cleaned))
             .split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard !text.isEmpty else { throw .empty }
         guard text.count <= Self.maxLength else { throw .tooLong(text.count) }
         self.text = text
     }
+
+    static let bidiControls: Set<UInt32> = [0x200E, 0x200F, 0x061C, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]
 
     /// The cache key part: the text, lower-cased (searches are not case-sensitive upstream).
     public var key: String { text.lowercased() }
@@ -156,9 +163,14 @@ public final class SearchService: Sendable {
     /// Keeps the result's best match as the profile's last search (only for rememberable results).
     public func remember(_ result: SearchResult, profile: UUID) async throws {
         guard result.isRememberable, let movie = result.bestMatch else { return }
-        try await lastSearches.remember(
-            profile: profile, LastSearch(query: result.query, movie: movie, details: result.omdb?.details, searchedAt: clock.now())
-        )
+        let now = clock.now()
+        let search = LastSearch(query: result.query, movie: movie, details: result.omdb?.details, searchedAt: now)
+        // The same search again within the hour: the row already says so (a read is far cheaper than a durable write).
+        if let current = try await lastSearches.last(profile: profile), current.query == search.query, current.movie == search.movie,
+           current.details == search.details, now.timeIntervalSince(current.searchedAt) < 3600 {
+            return
+        }
+        try await lastSearches.remember(profile: profile, search)
     }
 
     public func last(profile: UUID?) async throws -> LastSearch? {

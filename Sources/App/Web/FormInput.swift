@@ -27,6 +27,23 @@ enum FormInput {
         }
     }
 
+    /// A query parameter as an HTML form sends it (`application/x-www-form-urlencoded`: `+` is a
+    /// space, `%2B` a plus). Hummingbird's `queryParameters` keeps `+`, so GET search forms read here.
+    static func formQueryValue(_ request: Request, _ name: String) -> String? {
+        guard let query = request.uri.query else { return nil }
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.first.map(decodeFormComponent) == name else { continue }
+            return parts.count > 1 ? decodeFormComponent(parts[1]) : ""
+        }
+        return nil
+    }
+
+    private static func decodeFormComponent(_ raw: Substring) -> String {
+        let spaced = raw.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+
     static func wantsJSON(_ request: Request) -> Bool {
         request.headers[.accept]?.contains("application/json") == true
     }

@@ -14,7 +14,7 @@ struct SearchController {
     func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let parameters = request.uri.queryParameters
         let done = parameters["done"].map(String.init)
-        guard let raw = parameters["q"].map(String.init) else {
+        guard let raw = FormInput.formQueryValue(request, "q") else {
             return try await remembered(context, done: done)
         }
         let query: SearchQuery

@@ -18,7 +18,7 @@ struct ShowsController {
 
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        if let q = query["q"].map(String.init), !q.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let q = FormInput.formQueryValue(request, "q"), !q.trimmingCharacters(in: .whitespaces).isEmpty {
             guard q.count <= Self.maxQueryLength else {
                 return try ErrorPages.badRequest(renderer, "Search for at most \(Self.maxQueryLength) characters.", backURL: Paths.shows(page: 1))
             }

@@ -78,6 +78,28 @@ struct SearchTests {
         }
     }
 
+    @Test("the form's encoding: + is a space, %2B a plus (search and TV Shows alike)")
+    func formEncoding() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let page = try await client.get("/search?q=into+the+spider").text
+                #expect(page.contains(#"value="into the spider""#) && page.contains(">Spider-Man: Into the Spider-Verse</a>"))
+                let plus = try await client.get("/search?q=C%2B%2B").text
+                #expect(plus.contains(#"value="C++""#))
+                #expect(app.upstream.requested(host: "itunes.test").last?.absoluteString.contains("term=C%2B%2B&") == true)
+                let shows = try await client.get("/shows?q=chicken+girls").text
+                #expect(shows.contains("Chicken Girls"))
+            }
+        }
+    }
+
+    @Test("bidirectional overrides are dropped from a query; emoji joiners are kept")
+    func bidiControls() throws {
+        #expect(try SearchQuery("abc\u{202E}def\u{2066}").text == "abcdef")
+        #expect(try SearchQuery("👨\u{200D}👩\u{200D}👧  family").text == "👨\u{200D}👩\u{200D}👧 family")
+        #expect(throws: SearchQuery.Invalid.empty) { try SearchQuery("\u{202E}\u{0007} ") }
+    }
+
     @Test("the closest title is the best match; other films and TV-episode results follow or are dropped")
     func ranking() async throws {
         try await TestApp.with { app in
