@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What OMDb adds to an iTunes film: the Movie Collection spec's director and plot, plus the IMDb
 /// rating, runtime, cast and link. Every field but `imdbID` and `title` may be absent (OMDb's "N/A").
@@ -111,6 +112,8 @@ public final class OMDbClient: Sendable {
     let apiKey: String?
     let baseURL: String
     let budget: any CallBudget
+    /// iTunes id → IMDb id, as stored; never changes once known, so read once per process.
+    private let imdbIDs = Mutex<[Int: String]>([:])
 
     public init(upstream: CachedUpstream, store: any CatalogCacheStore, apiKey: String?, baseURL: String, budget: any CallBudget) {
         self.upstream = upstream
@@ -127,7 +130,11 @@ public final class OMDbClient: Sendable {
     /// apart), accepting a film at most a year away.
     public func details(for movie: Movie) async -> OMDbStatus {
         guard let apiKey else { return .disabled }
-        let known = try? await store.read(imdbKey(movie.id)).map { String(decoding: $0.body, as: UTF8.self) }
+        var known = imdbIDs.withLock { $0[movie.id] }
+        if known == nil, let stored = try? await store.read(imdbKey(movie.id)) {
+            known = String(decoding: stored.body, as: UTF8.self)
+            imdbIDs.withLock { $0[movie.id] = known }
+        }
         if let known, Self.isIMDbID(known) {
             return await lookup(apiKey, key: idKey(known), query: "i=\(known)").status
         }
@@ -141,6 +148,7 @@ public final class OMDbClient: Sendable {
         if case .found(let details, _) = answer.status, let body = answer.body {
             // Later lookups ask for exactly this film (`i=`), and find this answer already cached under its id.
             try? await store.write(imdbKey(movie.id), CachedBody(body: Data(details.imdbID.utf8), fetchedAt: body.fetchedAt))
+            imdbIDs.withLock { $0[movie.id] = details.imdbID }
             try? await store.write(idKey(details.imdbID), body)
         }
         return answer.status
