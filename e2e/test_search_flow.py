@@ -27,7 +27,7 @@ CATALOG_DIR = REPO_ROOT / "Sources" / "App" / "Resources" / "catalog"
 OMDB_FIXTURE = REPO_ROOT / "Tests" / "AppTests" / "Fixtures" / "omdb" / "movies.json"
 
 MIDSOMMAR = 9100000046  # in OMDb's fixture (tt8772262)
-BOOKSMART = 9100000044  # not in OMDb's fixture
+BOOKSMART = 9100000044  # in OMDb's fixture too
 REMEMBERED_TITLE = "Booksmart"
 FAILING_TITLE = "Joker"  # searched by no other test, so the app has nothing cached for it
 
@@ -213,7 +213,8 @@ def test_other_films_and_tv_shows_that_match_are_listed_below_the_best_match(app
     search(browser, app, "Spider-Man")
     assert section_titles(browser) == ["Best match", "More films"]
     assert best_title(browser) == "Spider-Man: Into the Spider-Verse"
-    assert "OMDb has no extra details for this film" in message(browser, "info").text
+    assert facts(browser)["IMDb rating"].startswith("8.4/10"), "OMDb's details for the best match"
+    assert not browser.find_elements(By.CSS_SELECTOR, "div.search-error")
     others = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".grid .card .card-title")]
     assert sorted(others) == ["Spider-Man: Across the Spider-Verse", "Spider-Man: Brand New Day", "Spider-Man: No Way Home"]
 

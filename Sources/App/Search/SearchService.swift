@@ -61,11 +61,14 @@ public struct SearchResult: Sendable {
     public var bestMatch: Movie? { movies.first }
     public var otherMovies: ArraySlice<Movie> { movies.dropFirst() }
 
-    /// Every answer was valid and a film was found: the search becomes the remembered one.
+    /// Every answer was valid and a film was found: the search becomes the remembered one. OMDb's
+    /// `Response: False` counts as invalid (the Movie Collection specs' failure), "Movie not found!" included.
     public var isRememberable: Bool {
         guard bestMatch != nil else { return false }
-        if case .failed = omdb { return false }
-        return true
+        switch omdb {
+        case .failed, .notFound: return false
+        case .disabled, .found, .limitReached, nil: return true
+        }
     }
 }
 

@@ -131,7 +131,7 @@ struct SearchController {
         case .limitReached:
             return SearchMessage(.info, "OMDb’s daily allowance of \(OMDbClient.dailyLimit.formatted()) lookups is used up, so details such as the IMDb rating are back tomorrow. Everything else works.")
         case .notFound:
-            return SearchMessage(.info, "OMDb has no extra details for this film; what you see comes from iTunes.")
+            return SearchMessage(.error, "OMDb answered that it has no such film (“Movie not found!”). What you see comes from iTunes alone, and your last search is kept as it was.", heading: "Film details unavailable")
         case .disabled, .found, nil:
             return nil
         }

@@ -90,6 +90,7 @@ struct MovieCollectionSpecTests {
         ("itunes.test", UpstreamResponse(status: 500, body: Data("Internal Server Error".utf8))),
         ("itunes.test", UpstreamResponse(status: 403, body: Data())),
         ("omdb.test", UpstreamResponse(status: 200, body: Data(#"{"Response":"False","Error":"Something went wrong."}"#.utf8))),
+        ("omdb.test", UpstreamResponse(status: 200, body: Data(#"{"Response":"False","Error":"Movie not found!"}"#.utf8))),
         ("omdb.test", UpstreamResponse(status: 401, body: Data(#"{"Response":"False","Error":"Invalid API key!"}"#.utf8))),
         ("omdb.test", UpstreamResponse(status: 503, body: Data("<html>unavailable</html>".utf8))),
     ])

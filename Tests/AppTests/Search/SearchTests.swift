@@ -242,15 +242,18 @@ struct SearchTests {
         }
     }
 
-    @Test("OMDb \"not found\" is not an error: iTunes' film is shown and remembered")
+    @Test("OMDb \"Movie not found!\" (Response False, HTTP 200): iTunes' film is shown with an error message, the last search is kept")
     func omdbNotFound() async throws {
         try await TestApp.with(configure: Self.withOMDb) { app in
             try await app.test { client in
-                let page = try await client.get("/search?q=Amélie")
-                #expect(page.text.contains("OMDb has no extra details for this film"))
-                #expect(!page.text.contains("search-error"))
-                let cookie = try #require(page.sessionCookie)
-                #expect(try await client.get("/search", cookie: cookie).text.contains(">Amélie</a>"))
+                let cookie = try #require(try await client.get("/search?q=Spider").sessionCookie)
+                let page = try await client.get("/search?q=Amélie", cookie: cookie)
+                #expect(page.status == .ok)
+                #expect(page.text.contains(#"class="search-message search-error" role="alert"><h2>Film details unavailable</h2>"#))
+                #expect(page.text.contains("OMDb answered that it has no such film"))
+                #expect(page.text.contains("<dd>Jean-Pierre Jeunet</dd>"), "iTunes' film is still shown")
+                let last = try await client.get("/search", cookie: cookie).text
+                #expect(last.contains(#"<a href="/movies/284910350">Spider</a>"#) && !last.contains("Amélie"))
             }
         }
     }
