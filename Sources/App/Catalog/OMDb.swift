@@ -123,8 +123,6 @@ public final class OMDbClient: Sendable {
         self.budget = budget
     }
 
-    public var isEnabled: Bool { apiKey != nil }
-
     /// Details for an iTunes film: by its known IMDb id; else by title and release year, then by
     /// title alone (iTunes dates a film by its US release, OMDb by its premiere: they can be a year
     /// apart), accepting a film at most a year away.

@@ -27,21 +27,21 @@ enum FormInput {
         }
     }
 
-    /// A query parameter as an HTML form sends it (`application/x-www-form-urlencoded`: `+` is a
-    /// space, `%2B` a plus). Hummingbird's `queryParameters` keeps `+`, so GET search forms read here.
-    static func formQueryValue(_ request: Request, _ name: String) -> String? {
-        guard let query = request.uri.query else { return nil }
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.first.map(decodeFormComponent) == name else { continue }
-            return parts.count > 1 ? decodeFormComponent(parts[1]) : ""
+    /// The query string as an HTML form sends it (`application/x-www-form-urlencoded`: `+` is a
+    /// space, `%2B` a plus), decoded by the same decoder as form bodies. Hummingbird's
+    /// `queryParameters` keeps `+`, so GET forms (the search fields) are read here.
+    static func decodeQuery<T: Decodable>(_ type: T.Type, _ request: Request) throws -> T {
+        do {
+            return try URLEncodedFormDecoder().decode(T.self, from: request.uri.query ?? "")
+        } catch {
+            throw HTTPError(.badRequest, message: "The address could not be read. Search again from the form.")
         }
-        return nil
     }
 
-    private static func decodeFormComponent(_ raw: Substring) -> String {
-        let spaced = raw.replacingOccurrences(of: "+", with: " ")
-        return spaced.removingPercentEncoding ?? spaced
+    /// The search fields' parameters.
+    struct SearchParameters: Decodable {
+        var q: String?
+        var done: String?
     }
 
     static func wantsJSON(_ request: Request) -> Bool {

@@ -12,9 +12,9 @@ struct SearchController {
     }
 
     func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let parameters = request.uri.queryParameters
-        let done = parameters["done"].map(String.init)
-        guard let raw = FormInput.formQueryValue(request, "q") else {
+        let parameters = try FormInput.decodeQuery(FormInput.SearchParameters.self, request)
+        let done = parameters.done
+        guard let raw = parameters.q else {
             return try await remembered(context, done: done)
         }
         let query: SearchQuery

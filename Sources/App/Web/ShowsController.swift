@@ -3,7 +3,7 @@ import Hummingbird
 
 /// TV Shows (TVMaze index and name search), show detail, TV Favorites, and the save/delete actions.
 struct ShowsController {
-    static let maxQueryLength = 200
+    static let maxQueryLength = SearchQuery.maxLength
     let services: AppServices
     let renderer: PageRenderer
 
@@ -18,7 +18,7 @@ struct ShowsController {
 
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        if let q = FormInput.formQueryValue(request, "q"), !q.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let q = try FormInput.decodeQuery(FormInput.SearchParameters.self, request).q, !q.trimmingCharacters(in: .whitespaces).isEmpty {
             guard q.count <= Self.maxQueryLength else {
                 return try ErrorPages.badRequest(renderer, "Search for at most \(Self.maxQueryLength) characters.", backURL: Paths.shows(page: 1))
             }

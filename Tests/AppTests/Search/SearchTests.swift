@@ -89,6 +89,8 @@ struct SearchTests {
                 #expect(app.upstream.requested(host: "itunes.test").last?.absoluteString.contains("term=C%2B%2B&") == true)
                 let shows = try await client.get("/shows?q=chicken+girls").text
                 #expect(shows.contains("Chicken Girls"))
+                let garbled = try await client.get("/search?q=%E0%A4%A")
+                #expect(garbled.status == .badRequest && garbled.text.contains("The address could not be read."))
             }
         }
     }
