@@ -29,6 +29,17 @@ public enum Fetched: Sendable {
     case failed(UpstreamError)
 }
 
+extension Fetched {
+    /// The body to serve and where it came from; nil when the fetch failed with nothing cached.
+    var answer: (body: CachedBody, source: CatalogSource)? {
+        switch self {
+        case .fresh(let body): (body, .live(fetchedAt: body.fetchedAt))
+        case .stale(let body, _): (body, .stale(savedOn: body.fetchedAt))
+        case .failed: nil
+        }
+    }
+}
+
 /// How one kind of answer is fetched and kept.
 public struct FetchPolicy: Sendable {
     /// How long a stored body counts as fresh.

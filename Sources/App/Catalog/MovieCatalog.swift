@@ -82,16 +82,11 @@ public final class MovieCatalog: Sendable {
         let fetched = await upstream.fetch(key: key, url: yearURL(year), freshFor: Self.yearFreshness) { body in
             _ = try ITunesDecoder.movies(from: body)
         }
-        switch fetched {
-        case .fresh(let body):
-            let movies = decode(key: key, body: body)
-            return MovieList(year: year, movies: movies.filter { $0.year == year || $0.year == nil }, source: .live(fetchedAt: body.fetchedAt))
-        case .stale(let body, _):
-            let movies = decode(key: key, body: body)
-            return MovieList(year: year, movies: movies.filter { $0.year == year || $0.year == nil }, source: .stale(savedOn: body.fetchedAt))
-        case .failed:
+        guard let answer = fetched.answer else {
             return MovieList(year: year, movies: offline.movies(year: year), source: .offlineCatalogue)
         }
+        let movies = decode(key: key, body: answer.body)
+        return MovieList(year: year, movies: movies.filter { $0.year == year || $0.year == nil }, source: answer.source)
     }
 
     private func decode(key: String, body: CachedBody) -> [Movie] {

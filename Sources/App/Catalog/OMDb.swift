@@ -164,12 +164,9 @@ public final class OMDbClient: Sendable {
         let fetched = await upstream.fetch(key: key, url: url, policy: policy) { body in
             if case .refused(let message) = try OMDbDecoder.decode(body) { throw UpstreamRefusal(message) }
         }
-        switch fetched {
-        case .fresh(let body): return (Self.status(body, source: .live(fetchedAt: body.fetchedAt)), body)
-        case .stale(let body, _): return (Self.status(body, source: .stale(savedOn: body.fetchedAt)), body)
-        case .failed(.quotaExhausted): return (.limitReached, nil)
-        case .failed(let error): return (.failed(error), nil)
-        }
+        if let answer = fetched.answer { return (Self.status(answer.body, source: answer.source), answer.body) }
+        if case .failed(let error) = fetched, error != .quotaExhausted { return (.failed(error), nil) }
+        return (.limitReached, nil)
     }
 
     private static func status(_ body: CachedBody, source: CatalogSource) -> OMDbStatus {

@@ -121,24 +121,20 @@ public final class SearchService: Sendable {
         let fetched = await upstream.fetch(key: "itunes:search:\(country):\(query.key)", url: url(query), freshFor: Self.freshness) { body in
             _ = try ITunesDecoder.moviesInRelevanceOrder(from: body)
         }
-        let movies: [Movie]
-        let source: CatalogSource
-        switch fetched {
-        case .fresh(let body):
-            movies = (try? ITunesDecoder.moviesInRelevanceOrder(from: body.body)) ?? []
-            source = .live(fetchedAt: body.fetchedAt)
-        case .stale(let body, _):
-            movies = (try? ITunesDecoder.moviesInRelevanceOrder(from: body.body)) ?? []
-            source = .stale(savedOn: body.fetchedAt)
-        case .failed(let error) where error.isUnreachable:
-            movies = offline.search(query.text)
-            source = .offlineCatalogue
-        case .failed(let error):
+        if case .failed(let error) = fetched, !error.isUnreachable {
             _ = await showResult
             return .failed(error)
         }
-        if case .live(let fetchedAt) = source { catalog.noteSeen(movies, at: fetchedAt) }
-        if case .stale(let savedOn) = source { catalog.noteSeen(movies, at: savedOn) }
+        let movies: [Movie]
+        let source: CatalogSource
+        if let answer = fetched.answer {
+            movies = (try? ITunesDecoder.moviesInRelevanceOrder(from: answer.body.body)) ?? []
+            source = answer.source
+            catalog.noteSeen(movies, at: answer.body.fetchedAt)
+        } else {
+            movies = offline.search(query.text)
+            source = .offlineCatalogue
+        }
         let ranked = Self.ranked(movies, for: query)
         var omdbStatus: OMDbStatus?
         if let best = ranked.first { omdbStatus = await omdb.details(for: best) }

@@ -44,17 +44,11 @@ public final class ShowCatalog: Sendable {
         let fetched = await upstream.fetch(key: "tvmaze:page:\(tvmazePage)", url: url, freshFor: Self.freshness, notFoundBody: Data("[]".utf8)) {
             _ = try TVMazeDecoder.shows(from: $0)
         }
-        switch fetched {
-        case .fresh(let body):
-            let shows = (try? TVMazeDecoder.shows(from: body.body)) ?? []
-            return ShowPage(page: page, shows: shows, source: .live(fetchedAt: body.fetchedAt), isEnd: shows.isEmpty)
-        case .stale(let body, _):
-            let shows = (try? TVMazeDecoder.shows(from: body.body)) ?? []
-            return ShowPage(page: page, shows: shows, source: .stale(savedOn: body.fetchedAt), isEnd: shows.isEmpty)
-        case .failed:
-            let shows = page == 1 ? offline.shows : []
-            return ShowPage(page: page, shows: shows, source: .offlineCatalogue, isEnd: true)
+        guard let answer = fetched.answer else {
+            return ShowPage(page: page, shows: page == 1 ? offline.shows : [], source: .offlineCatalogue, isEnd: true)
         }
+        let shows = (try? TVMazeDecoder.shows(from: answer.body.body)) ?? []
+        return ShowPage(page: page, shows: shows, source: answer.source, isEnd: shows.isEmpty)
     }
 
     public func show(id: Int) async -> ShowLookup {
@@ -85,14 +79,10 @@ public final class ShowCatalog: Sendable {
         let fetched = await upstream.fetch(key: "tvmaze:search:\(normalized.lowercased())", url: url, freshFor: Self.freshness) {
             _ = try TVMazeDecoder.search(from: $0)
         }
-        switch fetched {
-        case .fresh(let body):
-            return ShowSearchResult(query: normalized, shows: (try? TVMazeDecoder.search(from: body.body)) ?? [], source: .live(fetchedAt: body.fetchedAt))
-        case .stale(let body, _):
-            return ShowSearchResult(query: normalized, shows: (try? TVMazeDecoder.search(from: body.body)) ?? [], source: .stale(savedOn: body.fetchedAt))
-        case .failed:
+        guard let answer = fetched.answer else {
             return ShowSearchResult(query: normalized, shows: offline.search(normalized), source: .offlineCatalogue)
         }
+        return ShowSearchResult(query: normalized, shows: (try? TVMazeDecoder.search(from: answer.body.body)) ?? [], source: answer.source)
     }
 }
 
