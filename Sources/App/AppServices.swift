@@ -12,6 +12,7 @@ public struct AppServices: Sendable {
     public let sessions: SessionService
     public let posters: PosterService
     public let search: SearchService
+    public let offers: OfferService
     public let logger: Logger
 
     public init(
@@ -62,6 +63,10 @@ public struct AppServices: Sendable {
                 http: http, probeURL: URL(string: config.itunesBaseURL)!, offlineMode: config.offline, breaker: itunesBreaker, clock: clock
             ),
             clock: clock
+        )
+        offers = OfferService(
+            store: OfferStore(database: database, clock: clock), tracker: OfferTracker(database: database, clock: clock, logger: logger),
+            clock: clock, logger: logger, storeCode: config.country
         )
         library = LibraryService(database: database, clock: clock)
         sessions = SessionService(database: database, clock: clock)

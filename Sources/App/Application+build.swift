@@ -8,10 +8,12 @@ import ServiceLifecycle
 /// The server as used by `main` and by the tests.
 public func buildApplication(services: AppServices, onShutdown: [@Sendable () async -> Void] = []) async throws -> some ApplicationProtocol {
     let router = try await buildRouter(services: services)
+    // Impressions still queued in memory are written before the database closes.
+    let flushImpressions: @Sendable () async -> Void = { await services.offers.tracker.flush() }
     return Application(
         router: router,
         configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "PopcornSwirl"),
-        services: [ShutdownHooks(hooks: onShutdown)],
+        services: [ShutdownHooks(hooks: [flushImpressions] + onShutdown)],
         logger: services.logger
     )
 }
@@ -39,6 +41,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     let shows = ShowsController(services: services, renderer: renderer)
     shows.register(on: router)
     SearchController(services: services, renderer: renderer).register(on: router)
+    OffersController(services: services, renderer: renderer).register(on: router)
     try APIController(services: services, movies: movies, shows: shows).register(on: router)
     return router
 }

@@ -23,6 +23,8 @@ public final class AppDatabase: Sendable {
         CreateLibraryEntries(),
         CreateCatalogCache(),
         CreateSearchTables(),
+        CreateOffers(),
+        SeedDemoOffers(),
     ]
 
     private init(databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool) {

@@ -6,6 +6,8 @@ import Hummingbird
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var profileID: UUID?
+    /// Who offers are counted and capped for: a hash of the `ps_visitor` cookie (set on the first visit).
+    public var visitor: String = ""
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
@@ -16,8 +18,10 @@ public struct AppRequestContext: RequestContext {
     public var maxUploadSize: Int { 64 * 1024 }
 }
 
-/// Resolves the session cookie into a profile before any handler runs.
+/// Resolves the session cookie into a profile before any handler runs, and gives every browser a
+/// random visitor id for counting and capping partner offers (no database row behind it).
 struct VisitorMiddleware: RouterMiddleware {
+    static let visitorCookie = "ps_visitor"
     let sessions: SessionService
 
     func handle(
@@ -30,7 +34,21 @@ struct VisitorMiddleware: RouterMiddleware {
             // visitor and replace the cookie. It surfaces as the retry page instead.
             context.profileID = try await sessions.profile(forToken: token)
         }
-        return try await next(request, context)
+        var newVisitor: String?
+        if let raw = request.cookies[Self.visitorCookie]?.value, raw.count == 43, raw.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+            context.visitor = SessionService.hash(raw)
+        } else {
+            let token = SessionService.newToken()
+            newVisitor = token
+            context.visitor = SessionService.hash(token)
+        }
+        var response = try await next(request, context)
+        if let newVisitor {
+            response.setCookie(Cookie(
+                name: Self.visitorCookie, value: newVisitor, maxAge: 365 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax
+            ))
+        }
+        return response
     }
 }
 

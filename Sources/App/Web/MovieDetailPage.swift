@@ -24,13 +24,14 @@ struct MovieDetailPage {
     let note: String?
     let noteURL: String
     let removeURL: String
+    let offers: TitleOffersView
 
     let favoriteValue: String
     let watchedValue: String
     let favoriteLabel: String
     let watchedLabel: String
 
-    init(movie: Movie, source: CatalogSource, saved: LibraryItem?) {
+    init(movie: Movie, source: CatalogSource, saved: LibraryItem?, offers: OfferService.TitleOffers) {
         chrome = Chrome(movie.title, tab: .movies, notice: Formats.sourceNotice(source))
         id = movie.id
         title = movie.title
@@ -57,6 +58,7 @@ struct MovieDetailPage {
         note = saved?.note
         noteURL = Paths.note(movie.id, returnTo: Paths.movie(movie.id))
         removeURL = Paths.removeConfirmation(movie.id, returnTo: Paths.movie(movie.id))
+        self.offers = TitleOffersView(offers)
     }
 }
 

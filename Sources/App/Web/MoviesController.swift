@@ -37,16 +37,19 @@ struct MoviesController {
         let list = await services.catalog.movies(year: year)
         let returnTo = yearParameter == nil ? Paths.home : Paths.movies(year: year)
         // Anonymous visitors all see the same bytes: render once per catalogue answer.
+        let listing = ListingContext(movies: list.movies)
         guard let profile = context.profileID else {
             let key = "\(returnTo)|\(list.source.identity)"
-            if let cached = sharedPages.get(key) { return PageRenderer.htmlResponse(cached) }
-            let cards = list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) }
-            let html = try renderer.html("movies", MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source))
-            return PageRenderer.htmlResponse(sharedPages.put(key, html))
+            let pieces = try sharedPages.get(key) ?? sharedPages.put(key, renderer.html("movies", MoviesPage(
+                year: year, currentYear: currentYear, cards: list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) },
+                source: list.source
+            )))
+            return await renderer.listingResponse(pieces, listing: listing, offers: services.offers, visitor: context.visitor)
         }
         let states = try await services.library.states(profile: profile, movieIDs: list.movies.map(\.id))
         let cards = list.movies.map { MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo) }
-        return try renderer.response("movies", MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source))
+        let page = MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source)
+        return try await renderer.listingResponse("movies", page, listing: listing, offers: services.offers, visitor: context.visitor)
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -54,7 +57,8 @@ struct MoviesController {
         let saved = try await services.library.item(profile: context.profileID, movieID: id)
         switch await resolveMovie(id, profile: context.profileID) {
         case .found(let movie, let source):
-            let page = MovieDetailPage(movie: movie, source: source, saved: saved)
+            let offers = await services.offers.forTitle(OfferContext(movie: movie), visitor: context.visitor)
+            let page = MovieDetailPage(movie: movie, source: source, saved: saved, offers: offers)
             return try renderer.response("movie", page)
         case .notFound:
             return try ErrorPages.notFound(renderer, "We couldn’t find a film with the id \(id) on iTunes.")
@@ -109,7 +113,7 @@ struct MoviesPage {
     let chrome: Chrome
     let year: Int
     let years: [YearOption]
-    let cards: [MovieCardView]
+    let groups: [CardGroup<MovieCardView>]
     let hasCards: Bool
     let countText: String
     let emptyMessage: String
@@ -121,7 +125,7 @@ struct MoviesPage {
         )
         self.year = year
         years = (MoviesController.firstYear...currentYear).reversed().map { YearOption(value: $0, selected: $0 == year) }
-        self.cards = cards
+        groups = SponsoredSlots.groups(cards)
         hasCards = !cards.isEmpty
         countText = cards.count == 1 ? "1 film" : "\(cards.count) films"
         emptyMessage = source == .offlineCatalogue

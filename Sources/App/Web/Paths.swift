@@ -43,6 +43,12 @@ enum Paths {
         return path
     }
 
+    static func offerGo(_ id: Int, title: TitleRef?) -> String {
+        "/offers/\(id)/go" + (title.map { "?title=\($0)" } ?? "")
+    }
+    static func offerImage(_ id: UUID) -> String { "/offers/images/\(id.uuidString.lowercased())" }
+    static let offerPlaceholder = "/static/icon.svg"
+
     static func poster(source: String?, seed: Int, title: String) -> String {
         var path = "/posters?seed=\(seed)&title=\(query(String(title.prefix(80))))"
         if let source { path += "&src=\(query(source))" }

@@ -97,9 +97,9 @@ struct SearchPage {
     let messages: [SearchMessage]
     let bestHeading: String?
     let best: BestMatchView?
-    let otherCards: [MovieCardView]
+    let otherGroups: [CardGroup<MovieCardView>]
     let hasOthers: Bool
-    let showCards: [ShowCardView]
+    let showGroups: [CardGroup<ShowCardView>]
     let hasShows: Bool
     let flash: String?
 
@@ -112,9 +112,9 @@ struct SearchPage {
         self.messages = messages
         self.bestHeading = bestHeading
         self.best = best
-        self.otherCards = otherCards
+        otherGroups = SponsoredSlots.groups(otherCards)
         hasOthers = !otherCards.isEmpty
-        self.showCards = showCards
+        showGroups = SponsoredSlots.groups(showCards)
         hasShows = !showCards.isEmpty
         self.flash = flash
     }

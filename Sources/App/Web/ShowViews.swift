@@ -2,7 +2,7 @@ import Foundation
 
 struct ShowsPageView {
     let chrome: Chrome
-    let cards: [ShowCardView]
+    let groups: [CardGroup<ShowCardView>]
     let hasCards: Bool
     let query: String?
     let heading: String
@@ -14,7 +14,7 @@ struct ShowsPageView {
 
     init(cards: [ShowCardView], source: CatalogSource, query: String?, page: Int?, isEnd: Bool) {
         chrome = Chrome(query.map { "TV shows matching “\($0)”" } ?? "TV Shows", tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), tvCredit: true)
-        self.cards = cards
+        groups = SponsoredSlots.groups(cards)
         hasCards = !cards.isEmpty
         self.query = query
         heading = query.map { "Shows matching “\($0)”" } ?? "TV Shows"
@@ -67,8 +67,9 @@ struct ShowDetailPage {
     let actionURL: String
     let removeURL: String
     let returnTo: String
+    let offers: TitleOffersView
 
-    init(show: Show, source: CatalogSource, saved: Bool) {
+    init(show: Show, source: CatalogSource, saved: Bool, offers: OfferService.TitleOffers) {
         chrome = Chrome(show.name, tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), bodyClass: "show-detail", tvCredit: true)
         id = show.id
         name = show.name
@@ -97,6 +98,7 @@ struct ShowDetailPage {
         actionURL = Paths.libraryShow(show.id)
         returnTo = Paths.show(show.id)
         removeURL = Paths.removeShowConfirmation(show.id, returnTo: Paths.show(show.id))
+        self.offers = TitleOffersView(offers)
     }
 }
 

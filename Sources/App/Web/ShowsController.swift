@@ -26,7 +26,8 @@ struct ShowsController {
             let saved = try await savedIDs(context.profileID, result.shows)
             let returnTo = Paths.showSearch(result.query)
             let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
-            return try renderer.response("shows", ShowsPageView(cards: cards, source: result.source, query: result.query, page: nil, isEnd: true))
+            let page = ShowsPageView(cards: cards, source: result.source, query: result.query, page: nil, isEnd: true)
+            return try await renderer.listingResponse("shows", page, listing: ListingContext(shows: result.shows), offers: services.offers, visitor: context.visitor)
         }
         let pageText = query["page"].map(String.init) ?? "1"
         guard let page = Int(pageText), (1...ShowCatalog.maxPage).contains(page) else {
@@ -36,7 +37,8 @@ struct ShowsController {
         let saved = try await savedIDs(context.profileID, result.shows)
         let returnTo = Paths.shows(page: page)
         let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
-        return try renderer.response("shows", ShowsPageView(cards: cards, source: result.source, query: nil, page: page, isEnd: result.isEnd))
+        let view = ShowsPageView(cards: cards, source: result.source, query: nil, page: page, isEnd: result.isEnd)
+        return try await renderer.listingResponse("shows", view, listing: ListingContext(shows: result.shows), offers: services.offers, visitor: context.visitor)
     }
 
     private func savedIDs(_ profile: UUID?, _ shows: [Show]) async throws -> Set<Int> {
@@ -58,7 +60,8 @@ struct ShowsController {
         let saved = try await services.library.item(profile: context.profileID, movieID: id, kind: .show) != nil
         switch await resolveShow(id, profile: context.profileID) {
         case .found(let show, let source):
-            return try renderer.response("show", ShowDetailPage(show: show, source: source, saved: saved))
+            let offers = await services.offers.forTitle(OfferContext(show: show), visitor: context.visitor)
+            return try renderer.response("show", ShowDetailPage(show: show, source: source, saved: saved, offers: offers))
         case .notFound:
             return try ErrorPages.notFound(renderer, "TVMaze has no show with the id \(id).")
         case .unavailable:

@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+
+/// Chooses, places and counts partner offers. Pages call it and never fail because of it: any
+/// error means "no offers on this page".
+public final class OfferService: Sendable {
+    /// Advertisers listed under "Shop related products".
+    static let shopLimit = 6
+
+    let store: OfferStore
+    let tracker: OfferTracker
+    let cap: FrequencyCap
+    let clock: any AppClock
+    let logger: Logger
+    /// The visitor's iTunes storefront, passed on to shops.
+    let storeCode: String
+
+    init(store: OfferStore, tracker: OfferTracker, cap: FrequencyCap = FrequencyCap(), clock: any AppClock, logger: Logger, storeCode: String) {
+        self.store = store
+        self.tracker = tracker
+        self.cap = cap
+        self.clock = clock
+        self.logger = logger
+        self.storeCode = storeCode
+    }
+
+    public struct TitleOffers: Sendable {
+        public let banner: PlacedOffer?
+        public let shops: [PlacedOffer]
+        static let none = TitleOffers(banner: nil, shops: [])
+    }
+
+    /// The best offer for a title (the banner) and each related shop with its best offer.
+    func forTitle(_ context: OfferContext, visitor: String) async -> TitleOffers {
+        guard let (snapshot, ranked) = await ranked(visitor: visitor, kind: context.title.kind, relevance: {
+            OfferTargeting.relevance($0, for: context)
+        }) else { return .none }
+        let shops = OfferTargeting.bestPerAdvertiser(ranked, limit: Self.shopLimit)
+        let shown = (ranked.first.map { [$0] } ?? []) + shops
+        count(shown, visitor: visitor)
+        return TitleOffers(
+            banner: ranked.first.flatMap { place($0, snapshot, title: context.title) },
+            shops: shops.compactMap { place($0, snapshot, title: context.title) }
+        )
+    }
+
+    /// Up to `slots` different offers for a listing's sponsored cards, best first.
+    func forListing(_ listing: ListingContext, slots: Int, visitor: String) async -> [PlacedOffer] {
+        guard slots > 0, let (snapshot, ranked) = await ranked(visitor: visitor, kind: listing.kind, relevance: {
+            OfferTargeting.relevance($0, for: listing)
+        }) else { return [] }
+        let chosen = Array(ranked.prefix(slots))
+        count(chosen, visitor: visitor)
+        return chosen.compactMap { place($0, snapshot, title: nil) }
+    }
+
+    /// A live offer by id, read from the database (not the page copy), so a pause anywhere takes
+    /// effect at once. Nil: unknown, paused, expired, or its shop is gone.
+    func liveOffer(_ id: Int) async throws -> Offer? {
+        guard let row = try await OfferModel.find(id, on: store.database.db), let offer = OfferStore.offer(row),
+              offer.isLive(on: tracker.day()),
+              try await AdvertiserModel.find(offer.advertiserID, on: store.database.db) != nil
+        else { return nil }
+        return offer
+    }
+
+    /// Counts the click and returns where to send the visitor. A failed count is logged, never shown:
+    /// the visitor still reaches the shop.
+    func clickThrough(_ offer: Offer, title: TitleRef?, titleName: String?, visitor: String) async -> URL? {
+        do {
+            try await tracker.click(offer, visitor: visitor, title: title)
+        } catch {
+            logger.error("Offer click not recorded: \(error)", metadata: ["offer": "\(offer.id)"])
+        }
+        return ClickThrough.destination(offer: offer, title: title, titleName: titleName, store: storeCode)
+    }
+
+    private func ranked(
+        visitor: String, kind: MediaKind?, relevance: (Offer) -> Int
+    ) async -> (OfferStore.Snapshot, [Offer])? {
+        let snapshot: OfferStore.Snapshot
+        do {
+            snapshot = try await store.snapshot()
+        } catch {
+            logger.warning("Offers unavailable, page shown without them: \(error)")
+            return nil
+        }
+        let now = clock.now()
+        let capped = cap.capped(visitor: visitor, now: now)
+        let offers = snapshot.offers.filter { snapshot.advertisers[$0.advertiserID] != nil }
+        let ranked = OfferTargeting.rank(offers, day: tracker.day(now), kind: kind, isCapped: capped.contains, relevance: relevance)
+        return (snapshot, ranked)
+    }
+
+    private func count(_ offers: [Offer], visitor: String) {
+        cap.record(visitor: visitor, offers: offers.map(\.id), now: clock.now())
+        tracker.impressions(offers, visitor: visitor)
+    }
+
+    private func place(_ offer: Offer, _ snapshot: OfferStore.Snapshot, title: TitleRef?) -> PlacedOffer? {
+        guard let advertiser = snapshot.advertisers[offer.advertiserID] else { return nil }
+        let logo = advertiser.logoImageID.map(Paths.offerImage) ?? Paths.offerPlaceholder
+        return PlacedOffer(
+            offer: offer, advertiser: advertiser, clickURL: Paths.offerGo(offer.id, title: title),
+            imageURL: offer.imageID.map(Paths.offerImage) ?? logo, logoURL: logo
+        )
+    }
+}

@@ -1,0 +1,158 @@
+import FluentKit
+import Foundation
+import Logging
+import SQLKit
+import Synchronization
+
+/// Counts impressions (one per visitor, offer and UTC day) and clicks (every one).
+///
+/// Impressions are queued in memory and written in batches within a second, so showing an offer
+/// never waits for the database; the table's primary key removes duplicates across servers.
+/// Clicks are written before the redirect, one row each, so concurrent clicks are all counted.
+public final class OfferTracker: Sendable {
+    struct Impression: Hashable, Sendable {
+        let offer: Int
+        let advertiser: Int
+        let visitor: String
+        let day: String
+    }
+
+    static let batchSize = 200
+    /// Past this many unwritten impressions (the database is down), new ones are dropped and logged.
+    static let maxPending = 100_000
+
+    let database: AppDatabase
+    let clock: any AppClock
+    let logger: Logger
+    let flushDelay: Duration
+    private let pending = Mutex<[Impression]>([])
+    /// Impressions already queued today: repeat views skip the queue entirely.
+    private let queued = Mutex<(day: String, keys: Set<Impression>)>(("", []))
+    private let flushing = Mutex(false)
+
+    init(database: AppDatabase, clock: any AppClock, logger: Logger, flushDelay: Duration = .seconds(1)) {
+        self.database = database
+        self.clock = clock
+        self.logger = logger
+        self.flushDelay = flushDelay
+    }
+
+    func day(_ date: Date? = nil) -> String { Formats.day.string(from: date ?? clock.now()) }
+
+    /// Records that `visitor` was shown these offers. Never waits and never fails.
+    func impressions(_ offers: [Offer], visitor: String) {
+        let today = day()
+        let fresh: [Impression] = queued.withLock { state in
+            if state.day != today || state.keys.count > 500_000 { state = (today, []) }
+            return offers.map { Impression(offer: $0.id, advertiser: $0.advertiserID, visitor: visitor, day: today) }
+                .filter { state.keys.insert($0).inserted }
+        }
+        guard !fresh.isEmpty else { return }
+        let startTimer: Bool = pending.withLock { queue in
+            guard queue.count + fresh.count <= Self.maxPending else { return false }
+            let wasEmpty = queue.isEmpty
+            queue.append(contentsOf: fresh)
+            return wasEmpty
+        }
+        if startTimer {
+            let delay = flushDelay
+            Task { [self] in
+                try? await Task.sleep(for: delay)
+                await flush()
+            }
+        }
+    }
+
+    /// Writes every queued impression. Reports call this first, so they are always current.
+    public func flush() async {
+        guard flushing.withLock({ busy in busy ? false : { busy = true; return true }() }) else { return }
+        defer { flushing.withLock { $0 = false } }
+        while true {
+            let batch: [Impression] = pending.withLock { queue in
+                let batch = Array(queue.prefix(Self.batchSize))
+                queue.removeFirst(batch.count)
+                return batch
+            }
+            if batch.isEmpty { return }
+            do {
+                try await write(batch)
+            } catch {
+                logger.warning("Impressions not written yet: \(error)", metadata: ["count": "\(batch.count)"])
+                pending.withLock { $0.insert(contentsOf: batch, at: 0) }
+                return
+            }
+        }
+    }
+
+    private func write(_ batch: [Impression]) async throws {
+        try await database.sql.insert(into: "offer_impressions")
+            .columns("offer_id", "advertiser_id", "visitor", "day")
+            .rows(batch.map { [SQLBind($0.offer), SQLBind($0.advertiser), SQLBind($0.visitor), SQLBind($0.day)] as [any SQLExpression] })
+            .ignoringConflicts(with: ["offer_id", "visitor", "day"])
+            .run()
+    }
+
+    /// One click, written before the visitor is sent on.
+    func click(_ offer: Offer, visitor: String, title: TitleRef?) async throws {
+        let now = clock.now()
+        try await database.sql.insert(into: "offer_clicks")
+            .columns("id", "offer_id", "advertiser_id", "visitor", "title", "day", "clicked_at")
+            .values(SQLBind(UUID()), SQLBind(offer.id), SQLBind(offer.advertiserID), SQLBind(visitor),
+                    SQLBind(title?.description), SQLBind(day(now)), SQLBind(now))
+            .run()
+    }
+
+    enum Scope {
+        case offer(Int)
+        case advertiser(Int)
+
+        var column: String {
+            switch self {
+            case .offer: "offer_id"
+            case .advertiser: "advertiser_id"
+            }
+        }
+
+        var id: Int {
+            switch self {
+            case .offer(let id), .advertiser(let id): id
+            }
+        }
+    }
+
+    /// Impressions and clicks per day in `from...to` (UTC days), for one offer or one advertiser.
+    func daily(_ scope: Scope, from: String, to: String) async throws -> [String: (impressions: Int, clicks: Int)] {
+        await flush()
+        var days: [String: (impressions: Int, clicks: Int)] = [:]
+        for (table, isClicks) in [("offer_impressions", false), ("offer_clicks", true)] {
+            let rows = try await database.sql.raw("""
+                SELECT day, COUNT(*) AS n FROM \(ident: table)
+                WHERE \(ident: scope.column) = \(bind: scope.id) AND day >= \(bind: from) AND day <= \(bind: to)
+                GROUP BY day
+                """).all()
+            for row in rows {
+                let day = try row.decode(column: "day", as: String.self)
+                let count = try row.decode(column: "n", as: Int.self)
+                if isClicks { days[day, default: (0, 0)].clicks = count } else { days[day, default: (0, 0)].impressions = count }
+            }
+        }
+        return days
+    }
+
+    /// Totals per offer in `from...to`, for the console's list.
+    func totalsPerOffer(from: String, to: String) async throws -> [Int: (impressions: Int, clicks: Int)] {
+        await flush()
+        var totals: [Int: (impressions: Int, clicks: Int)] = [:]
+        for (table, isClicks) in [("offer_impressions", false), ("offer_clicks", true)] {
+            let rows = try await database.sql.raw("""
+                SELECT offer_id, COUNT(*) AS n FROM \(ident: table) WHERE day >= \(bind: from) AND day <= \(bind: to) GROUP BY offer_id
+                """).all()
+            for row in rows {
+                let offer = try row.decode(column: "offer_id", as: Int.self)
+                let count = try row.decode(column: "n", as: Int.self)
+                if isClicks { totals[offer, default: (0, 0)].clicks = count } else { totals[offer, default: (0, 0)].impressions = count }
+            }
+        }
+        return totals
+    }
+}

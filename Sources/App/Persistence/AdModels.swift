@@ -1,0 +1,64 @@
+import FluentKit
+import Foundation
+
+/// A partner shop. `domains` is the allow-list for its offers' landing URLs, one host per line.
+final class AdvertiserModel: Model, @unchecked Sendable {
+    static let schema = "advertisers"
+
+    @ID(custom: "id", generatedBy: .database) var id: Int?
+    @Field(key: "name") var name: String
+    @Field(key: "description") var description: String
+    @Field(key: "website") var website: String
+    @Field(key: "domains") var domains: String
+    @OptionalField(key: "logo_image_id") var logoImageID: UUID?
+    @Field(key: "demo") var demo: Bool
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+
+    init() {}
+}
+
+/// A product a shop offers next to related titles. Dates are UTC days (`yyyy-MM-dd`), both inclusive;
+/// `genres` and `keywords` are one entry per line.
+final class OfferModel: Model, @unchecked Sendable {
+    static let schema = "offers"
+
+    @ID(custom: "id", generatedBy: .database) var id: Int?
+    @Field(key: "advertiser_id") var advertiserID: Int
+    @Field(key: "headline") var headline: String
+    @Field(key: "description") var description: String
+    @OptionalField(key: "image_id") var imageID: UUID?
+    @Field(key: "price_text") var priceText: String
+    @Field(key: "landing_url") var landingURL: String
+    @Field(key: "genres") var genres: String
+    @Field(key: "keywords") var keywords: String
+    @Field(key: "media") var media: String
+    @Field(key: "starts_on") var startsOn: String
+    @Field(key: "ends_on") var endsOn: String
+    @Field(key: "weight") var weight: Int
+    @Field(key: "active") var active: Bool
+    @Field(key: "demo") var demo: Bool
+    @Field(key: "created_at") var createdAt: Date
+    @Field(key: "updated_at") var updatedAt: Date
+
+    init() {}
+}
+
+/// Logos and product images, kept in the database so they are served from this site (the CSP allows no other).
+final class OfferImageModel: Model, @unchecked Sendable {
+    static let schema = "offer_images"
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "content_type") var contentType: String
+    @Field(key: "bytes") var bytes: Data
+    @Field(key: "created_at") var createdAt: Date
+
+    init() {}
+
+    init(contentType: String, bytes: Data, now: Date) {
+        id = UUID()
+        self.contentType = contentType
+        self.bytes = bytes
+        createdAt = now
+    }
+}

@@ -1,0 +1,73 @@
+import FluentKit
+import SQLKit
+
+/// Partner shops, their offers and images, and the impression and click records. The records keep
+/// the advertiser id and have no foreign keys: a report outlives a deleted offer.
+struct CreateOffers: AsyncMigration {
+    func prepare(on database: any Database) async throws {
+        try await database.schema(OfferImageModel.schema)
+            .id()
+            .field("content_type", .string, .required)
+            .field("bytes", .data, .required)
+            .field("created_at", .datetime, .required)
+            .create()
+        try await database.schema(AdvertiserModel.schema)
+            .field("id", .int, .identifier(auto: true))
+            .field("name", .string, .required)
+            .field("description", .string, .required)
+            .field("website", .string, .required)
+            .field("domains", .string, .required)
+            .field("logo_image_id", .uuid, .references(OfferImageModel.schema, .id, onDelete: .setNull))
+            .field("demo", .bool, .required)
+            .field("created_at", .datetime, .required)
+            .field("updated_at", .datetime, .required)
+            .create()
+        try await database.schema(OfferModel.schema)
+            .field("id", .int, .identifier(auto: true))
+            .field("advertiser_id", .int, .required, .references(AdvertiserModel.schema, "id", onDelete: .restrict))
+            .field("headline", .string, .required)
+            .field("description", .string, .required)
+            .field("image_id", .uuid, .references(OfferImageModel.schema, .id, onDelete: .setNull))
+            .field("price_text", .string, .required)
+            .field("landing_url", .string, .required)
+            .field("genres", .string, .required)
+            .field("keywords", .string, .required)
+            .field("media", .string, .required)
+            .field("starts_on", .string, .required)
+            .field("ends_on", .string, .required)
+            .field("weight", .int, .required)
+            .field("active", .bool, .required)
+            .field("demo", .bool, .required)
+            .field("created_at", .datetime, .required)
+            .field("updated_at", .datetime, .required)
+            .create()
+        // One row per visitor, offer and day: the primary key is the deduplication.
+        try await database.schema("offer_impressions")
+            .field("offer_id", .int, .required)
+            .field("advertiser_id", .int, .required)
+            .field("visitor", .string, .required)
+            .field("day", .string, .required)
+            .compositeIdentifier(over: "offer_id", "visitor", "day")
+            .create()
+        try await database.schema("offer_clicks")
+            .id()
+            .field("offer_id", .int, .required)
+            .field("advertiser_id", .int, .required)
+            .field("visitor", .string, .required)
+            .field("title", .string)
+            .field("day", .string, .required)
+            .field("clicked_at", .datetime, .required)
+            .create()
+        if let sql = database as? any SQLDatabase {
+            try await sql.create(index: "offer_impressions_day").on("offer_impressions").column("day").run()
+            try await sql.create(index: "offer_clicks_offer_day").on("offer_clicks").column("offer_id").column("day").run()
+            try await sql.create(index: "offer_clicks_advertiser_day").on("offer_clicks").column("advertiser_id").column("day").run()
+        }
+    }
+
+    func revert(on database: any Database) async throws {
+        for table in ["offer_clicks", "offer_impressions", OfferModel.schema, AdvertiserModel.schema, OfferImageModel.schema] {
+            try await database.schema(table).delete()
+        }
+    }
+}
