@@ -13,6 +13,9 @@ public struct AppServices: Sendable {
     public let posters: PosterService
     public let search: SearchService
     public let offers: OfferService
+    public let offerAdmin: OfferAdmin
+    /// `ADMIN_TOKEN` checks for the console and the admin API.
+    let adminAuth: AdminAuth
     public let logger: Logger
 
     public init(
@@ -64,10 +67,11 @@ public struct AppServices: Sendable {
             ),
             clock: clock
         )
-        offers = OfferService(
-            store: OfferStore(database: database, clock: clock), tracker: OfferTracker(database: database, clock: clock, logger: logger),
-            clock: clock, logger: logger, storeCode: config.country
-        )
+        let offerStore = OfferStore(database: database, clock: clock)
+        let tracker = OfferTracker(database: database, clock: clock, logger: logger)
+        offers = OfferService(store: offerStore, tracker: tracker, clock: clock, logger: logger, storeCode: config.country)
+        offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock)
+        adminAuth = AdminAuth(token: config.adminToken, clock: clock)
         library = LibraryService(database: database, clock: clock)
         sessions = SessionService(database: database, clock: clock)
         posters = PosterService(

@@ -22,6 +22,9 @@ public struct AppConfig: Sendable {
     public var offline: Bool = false
     /// Storefront used for iTunes requests and passed on to partner shops.
     public var country: String = "US"
+    /// `ADMIN_TOKEN`: opens the advertiser console (`/admin/offers`) and the admin API. Unset: both are off.
+    public var adminToken: String?
+    static let adminTokenMinimum = 16
 
     public init() {}
 
@@ -72,6 +75,12 @@ public struct AppConfig: Sendable {
                 throw ConfigError.invalid(name: "POPCORN_COUNTRY", value: country, reason: "expected a two-letter store code")
             }
             config.country = country.uppercased()
+        }
+        if let token = value("ADMIN_TOKEN") {
+            guard token.count >= adminTokenMinimum, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                throw ConfigError.invalid(name: "ADMIN_TOKEN", value: "…", reason: "use at least \(adminTokenMinimum) characters without spaces (e.g. `openssl rand -hex 24`)")
+            }
+            config.adminToken = token
         }
         return config
     }

@@ -1,0 +1,167 @@
+import FluentKit
+import Foundation
+
+/// The advertiser console's operations: shops and offers, validated, and their reports.
+public struct OfferAdmin: Sendable {
+    let store: OfferStore
+    let tracker: OfferTracker
+    let clock: any AppClock
+
+    public enum Failure: Error, Sendable {
+        case invalid(ValidationFailure)
+        case notFound
+        /// A shop with offers cannot be deleted: its offers would lose their shop.
+        case inUse(offers: Int)
+    }
+
+    var db: any Database { store.database.db }
+
+    func advertisers() async throws -> [Advertiser] {
+        try await AdvertiserModel.query(on: db).sort(\.$name).all().map(OfferStore.advertiser)
+    }
+
+    func advertiser(_ id: Int) async throws -> Advertiser? {
+        try await AdvertiserModel.find(id, on: db).map(OfferStore.advertiser)
+    }
+
+    func offers(advertiser: Int? = nil) async throws -> [Offer] {
+        var query = OfferModel.query(on: db).sort(\.$id)
+        if let advertiser { query = query.filter(\.$advertiserID == advertiser) }
+        return try await query.all().compactMap(OfferStore.offer)
+    }
+
+    func offer(_ id: Int) async throws -> Offer? {
+        try await OfferModel.find(id, on: db).flatMap(OfferStore.offer)
+    }
+
+    /// Creates (`id` nil) or updates a shop. Without an uploaded logo a new shop gets a monogram.
+    func saveAdvertiser(_ id: Int?, _ draft: AdvertiserDraft, logo: UploadedImage?) async throws(Failure) -> Advertiser {
+        let valid: OfferRules.ValidAdvertiser
+        switch OfferRules.validate(draft) {
+        case .success(let value): valid = value
+        case .failure(let failure): throw .invalid(failure)
+        }
+        do {
+            let now = clock.now()
+            let row: AdvertiserModel
+            if let id {
+                guard let existing = try await AdvertiserModel.find(id, on: db) else { throw Failure.notFound }
+                row = existing
+            } else {
+                row = AdvertiserModel()
+                row.demo = false
+                row.createdAt = now
+            }
+            row.name = valid.name
+            row.description = valid.description
+            row.website = valid.website
+            row.domains = valid.domains.joined(separator: "\n")
+            row.updatedAt = now
+            let image = logo.map { OfferImageModel(contentType: $0.contentType, bytes: $0.bytes, now: now) }
+                ?? (row.logoImageID == nil ? OfferImageModel(
+                    contentType: "image/svg+xml",
+                    bytes: GeneratedLogo.svg(monogram: GeneratedLogo.monogram(for: valid.name), color: GeneratedLogo.color(for: valid.name)), now: now
+                ) : nil)
+            try await db.transaction { db in
+                if let image {
+                    try await image.create(on: db)
+                    row.logoImageID = image.id
+                }
+                try await row.save(on: db)
+            }
+            store.invalidate()
+            return OfferStore.advertiser(row)
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .invalid(ValidationFailure(problems: ["form": "The shop could not be saved just now (\(error)). Try again."]))
+        }
+    }
+
+    func deleteAdvertiser(_ id: Int) async throws -> Failure? {
+        guard let row = try await AdvertiserModel.find(id, on: db) else { return .notFound }
+        let count = try await OfferModel.query(on: db).filter(\.$advertiserID == id).count()
+        if count > 0 { return .inUse(offers: count) }
+        try await row.delete(on: db)
+        store.invalidate()
+        return nil
+    }
+
+    /// Creates (`id` nil) or updates an offer. An uploaded image replaces the current one.
+    func saveOffer(_ id: Int?, _ draft: OfferDraft, image: UploadedImage?) async throws(Failure) -> Offer {
+        do {
+            let shops = Dictionary(uniqueKeysWithValues: try await advertisers().map { ($0.id, $0) })
+            let valid: OfferRules.ValidOffer
+            switch OfferRules.validate(draft, advertisers: shops) {
+            case .success(let value): valid = value
+            case .failure(let failure): throw Failure.invalid(failure)
+            }
+            let now = clock.now()
+            let row: OfferModel
+            if let id {
+                guard let existing = try await OfferModel.find(id, on: db) else { throw Failure.notFound }
+                row = existing
+            } else {
+                row = OfferModel()
+                row.demo = false
+                row.createdAt = now
+            }
+            row.advertiserID = valid.advertiserID
+            row.headline = valid.headline
+            row.description = valid.description
+            row.priceText = valid.priceText
+            row.landingURL = valid.landingURL
+            row.genres = valid.genres.joined(separator: "\n")
+            row.keywords = valid.keywords.joined(separator: "\n")
+            row.media = valid.media.rawValue
+            row.startsOn = valid.startsOn
+            row.endsOn = valid.endsOn
+            row.weight = valid.weight
+            row.active = valid.active
+            row.updatedAt = now
+            let picture = image.map { OfferImageModel(contentType: $0.contentType, bytes: $0.bytes, now: now) }
+            try await db.transaction { db in
+                if let picture {
+                    try await picture.create(on: db)
+                    row.imageID = picture.id
+                }
+                try await row.save(on: db)
+            }
+            store.invalidate()
+            guard let offer = OfferStore.offer(row) else { throw Failure.notFound }
+            return offer
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .invalid(ValidationFailure(problems: ["form": "The offer could not be saved just now (\(error)). Try again."]))
+        }
+    }
+
+    /// Pauses or resumes; nil when there is no such offer.
+    func setActive(_ id: Int, _ active: Bool) async throws -> Offer? {
+        guard let row = try await OfferModel.find(id, on: db) else { return nil }
+        row.active = active
+        row.updatedAt = clock.now()
+        try await row.update(on: db)
+        store.invalidate()
+        return OfferStore.offer(row)
+    }
+
+    /// Deletes an offer; its impressions and clicks stay in the advertiser's report.
+    func deleteOffer(_ id: Int) async throws -> Bool {
+        guard let row = try await OfferModel.find(id, on: db) else { return false }
+        try await row.delete(on: db)
+        store.invalidate()
+        return true
+    }
+
+    func report(_ scope: OfferTracker.Scope, range: ReportRange) async throws -> OfferReport {
+        OfferReport(range: range, counts: try await tracker.daily(scope, from: range.from, to: range.to))
+    }
+
+    func totals(range: ReportRange) async throws -> [Int: (impressions: Int, clicks: Int)] {
+        try await tracker.totalsPerOffer(from: range.from, to: range.to)
+    }
+
+    var today: String { tracker.day() }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+/// A report's days: UTC, both inclusive, at most a year.
+public struct ReportRange: Sendable, Equatable {
+    public static let maxDays = 366
+    public static let defaultDays = 30
+    public let from: String
+    public let to: String
+
+    /// The last `defaultDays` days up to `today` when both are absent; otherwise both must be valid days in order.
+    static func parse(from rawFrom: String?, to rawTo: String?, today: String) -> Result<ReportRange, ValidationFailure> {
+        let fromText = rawFrom?.trimmingCharacters(in: .whitespaces) ?? "", toText = rawTo?.trimmingCharacters(in: .whitespaces) ?? ""
+        let to = toText.isEmpty ? today : OfferRules.day(toText)
+        let from = fromText.isEmpty ? to.flatMap { shift($0, by: -(defaultDays - 1)) } : OfferRules.day(fromText)
+        guard let from, let to else {
+            return .failure(ValidationFailure(problems: ["range": "Dates look like 2026-11-01."]))
+        }
+        guard from <= to else { return .failure(ValidationFailure(problems: ["range": "“From” must be on or before “to”."])) }
+        guard let span = days(from, to), span.count <= maxDays else {
+            return .failure(ValidationFailure(problems: ["range": "Choose at most \(maxDays) days."]))
+        }
+        return .success(ReportRange(from: from, to: to))
+    }
+
+    /// Every day in the range, in order.
+    var days: [String] { Self.days(from, to) ?? [] }
+
+    static func days(_ from: String, _ to: String) -> [String]? {
+        guard var date = Formats.day.date(from: from), let end = Formats.day.date(from: to) else { return nil }
+        var out: [String] = []
+        while date <= end, out.count <= maxDays {
+            out.append(Formats.day.string(from: date))
+            date = date.addingTimeInterval(86_400)
+        }
+        return out
+    }
+
+    static func shift(_ day: String, by days: Int) -> String? {
+        Formats.day.date(from: day).map { Formats.day.string(from: $0.addingTimeInterval(Double(days) * 86_400)) }
+    }
+}
+
+/// Impressions, clicks and click-through rate per day, with totals, as a table, a CSV file and an SVG chart.
+public struct OfferReport: Sendable {
+    public struct Row: Sendable, Equatable {
+        public let day: String
+        public let impressions: Int
+        public let clicks: Int
+        /// Clicks per impression as a percentage text ("2.5 %"), "–" without impressions.
+        public let rate: String
+    }
+
+    public let range: ReportRange
+    public let rows: [Row]
+    public let totals: Row
+
+    init(range: ReportRange, counts: [String: (impressions: Int, clicks: Int)]) {
+        self.range = range
+        rows = range.days.map { day in
+            let count = counts[day] ?? (0, 0)
+            return Row(day: day, impressions: count.impressions, clicks: count.clicks, rate: Self.rate(count.clicks, count.impressions))
+        }
+        let impressions = rows.reduce(0) { $0 + $1.impressions }, clicks = rows.reduce(0) { $0 + $1.clicks }
+        totals = Row(day: "Total", impressions: impressions, clicks: clicks, rate: Self.rate(clicks, impressions))
+    }
+
+    static func rate(_ clicks: Int, _ impressions: Int) -> String {
+        impressions == 0 ? "–" : String(format: "%.1f %%", Double(clicks) * 100 / Double(impressions))
+    }
+
+    /// `day,impressions,clicks,ctr_percent`; CTR empty without impressions. Values are numbers and
+    /// ISO days only, so no cell can start a spreadsheet formula.
+    public var csv: String {
+        var lines = ["day,impressions,clicks,ctr_percent"]
+        for row in rows {
+            let ctr = row.impressions == 0 ? "" : String(format: "%.2f", Double(row.clicks) * 100 / Double(row.impressions))
+            lines.append("\(row.day),\(row.impressions),\(row.clicks),\(ctr)")
+        }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    static let impressionColor = "#7b61ff", clickColor = "#e8a33d", axisColor = "#888888"
+
+    /// Two bars per day (impressions, clicks) on one scale, drawn by the server: no script, no external file.
+    public func svgChart(title: String) -> String {
+        let width = 720.0, height = 240.0, left = 44.0, bottom = 28.0, top = 12.0
+        let plotHeight = height - bottom - top
+        let peak = max(rows.map(\.impressions).max() ?? 0, rows.map(\.clicks).max() ?? 0, 1)
+        let slot = (width - left - 8) / Double(max(rows.count, 1))
+        let bar = max(slot * 0.4, 1)
+        func y(_ value: Int) -> Double { top + plotHeight - plotHeight * Double(value) / Double(peak) }
+        func number(_ value: Double) -> String { String(format: "%.1f", value) }
+        var parts = [
+            #"<svg class="report-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(Int(width)) \#(Int(height))" role="img" aria-labelledby="chart-title">"#,
+            "<title id=\"chart-title\">\(UTF8HTMLEscaping.escape(title))</title>",
+            #"<line x1="\#(left)" y1="\#(number(top + plotHeight))" x2="\#(width - 8)" y2="\#(number(top + plotHeight))" stroke="\#(Self.axisColor)"/>"#,
+            #"<text x="\#(left - 6)" y="\#(number(top + 10))" font-size="11" text-anchor="end" fill="currentColor">\#(peak)</text>"#,
+            #"<text x="\#(left - 6)" y="\#(number(top + plotHeight))" font-size="11" text-anchor="end" fill="currentColor">0</text>"#,
+        ]
+        for (index, row) in rows.enumerated() {
+            let x = left + Double(index) * slot + slot * 0.1
+            parts.append(#"<rect class="bar-impressions" x="\#(number(x))" y="\#(number(y(row.impressions)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.impressions)))" fill="\#(Self.impressionColor)"><title>\#(row.day): \#(row.impressions) impressions</title></rect>"#)
+            parts.append(#"<rect class="bar-clicks" x="\#(number(x + bar))" y="\#(number(y(row.clicks)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.clicks)))" fill="\#(Self.clickColor)"><title>\#(row.day): \#(row.clicks) clicks</title></rect>"#)
+        }
+        let labelEvery = max(rows.count / 6, 1)
+        for (index, row) in rows.enumerated() where index % labelEvery == 0 {
+            let x = left + Double(index) * slot + slot / 2
+            parts.append(#"<text x="\#(number(x))" y="\#(number(height - 8))" font-size="11" text-anchor="middle" fill="currentColor">\#(row.day.dropFirst(5))</text>"#)
+        }
+        parts.append("</svg>")
+        return parts.joined(separator: "\n")
+    }
+}
