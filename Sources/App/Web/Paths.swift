@@ -43,6 +43,19 @@ enum Paths {
         return path
     }
 
+    static let adminLogin = "/admin/login"
+    static let adminLogout = "/admin/logout"
+    static let adminOffers = "/admin/offers"
+    static let adminNewOffer = "/admin/offers/new"
+    static let adminNewAdvertiser = "/admin/advertisers/new"
+    static let adminAdvertisers = "/admin/advertisers"
+    static func adminOffer(_ id: Int) -> String { "/admin/offers/\(id)" }
+    static func adminAdvertiser(_ id: Int) -> String { "/admin/advertisers/\(id)" }
+    /// `/admin/offers/7/report?from=…&to=…`; `csv` for the download.
+    static func adminReport(_ base: String, range: ReportRange, csv: Bool = false) -> String {
+        "\(base)/report\(csv ? ".csv" : "")?from=\(range.from)&to=\(range.to)"
+    }
+
     static func offerGo(_ id: Int, title: TitleRef?) -> String {
         "/offers/\(id)/go" + (title.map { "?title=\($0)" } ?? "")
     }

@@ -1,0 +1,222 @@
+import Foundation
+import Hummingbird
+
+/// The advertiser console: the dashboard, offers (create, edit, pause, delete) and reports.
+struct AdminOffersController {
+    let services: AppServices
+    let renderer: PageRenderer
+    let gate: AdminGate
+    var admin: OfferAdmin { services.offerAdmin }
+
+    func register(on router: Router<AppRequestContext>) {
+        router.get("/admin/offers") { request, _ in try await signedIn(request) { try await dashboard(request, $0) } }
+        router.get("/admin/offers/new") { request, _ in try await signedIn(request) { try await offerForm(nil, $0) } }
+        router.post("/admin/offers") { request, context in try await posted(request, context) { try await save(nil, $0, $1) } }
+        router.get("/admin/offers/:id/edit") { request, context in
+            try await signedIn(request) { try await offerForm(try id(context), $0) }
+        }
+        router.post("/admin/offers/:id") { request, context in try await posted(request, context) { try await save(try id(context), $0, $1) } }
+        router.post("/admin/offers/:id/pause") { request, context in try await posted(request, context) { _, _ in try await toggle(try id(context), false) } }
+        router.post("/admin/offers/:id/resume") { request, context in try await posted(request, context) { _, _ in try await toggle(try id(context), true) } }
+        router.get("/admin/offers/:id/delete") { request, context in
+            try await signedIn(request) { session in
+                let offerID = try id(context)
+                guard let offer = try await admin.offer(offerID) else { return try missing() }
+                return try renderer.response("admin_confirm", AdminConfirmPage(
+                    chrome: Chrome("Delete offer · Console", tab: nil), heading: "Delete this offer?",
+                    message: "“\(offer.headline)” stops showing at once. Its impressions and clicks stay in the shop’s report.",
+                    csrf: session.csrf, actionURL: Paths.adminOffer(offerID) + "/delete"
+                ))
+            }
+        }
+        router.post("/admin/offers/:id/delete") { request, context in
+            try await posted(request, context) { _, _ in
+                try await admin.deleteOffer(try id(context)) ? Response.redirect(to: Paths.adminOffers + "?done=deleted", type: .normal) : try missing()
+            }
+        }
+        router.get("/admin/offers/:id/report") { request, context in try await signedIn(request) { _ in try await report(request, .offer(try id(context))) } }
+        router.get("/admin/offers/:id/report.csv") { request, context in try await signedIn(request) { _ in try await csv(request, .offer(try id(context))) } }
+        router.get("/admin/advertisers/:id/report") { request, context in
+            try await signedIn(request) { _ in try await report(request, .advertiser(try id(context))) }
+        }
+        router.get("/admin/advertisers/:id/report.csv") { request, context in
+            try await signedIn(request) { _ in try await csv(request, .advertiser(try id(context))) }
+        }
+    }
+
+    /// Runs `body` for a signed-in console user; anyone else gets the login form (401) or the switched-off page (403).
+    func signedIn(_ request: Request, _ body: (AdminGate.Session) async throws -> Response) async throws -> Response {
+        switch try gate.check(request) {
+        case .refused(let response): return response
+        case .allowed(let session): return try await body(session)
+        }
+    }
+
+    /// As `signedIn`, for forms: also checks the CSRF token before anything is read or changed.
+    func posted(_ request: Request, _ context: AppRequestContext, _ body: (AdminGate.Session, MultipartForm) async throws -> Response) async throws -> Response {
+        guard gate.auth.isEnabled else { return try gate.disabled() }
+        if case .refused(let response) = try gate.check(request) { return response }
+        let form = try await MultipartForm.read(request, context)
+        switch try gate.checkForm(request, form) {
+        case .refused(let response): return response
+        case .allowed(let session): return try await body(session, form)
+        }
+    }
+
+    func id(_ context: AppRequestContext) throws -> Int {
+        guard let raw = context.parameters.get("id"), raw.count <= 12, let id = Int(raw), id > 0 else {
+            throw HTTPError(.notFound, message: "There is nothing at this address.")
+        }
+        return id
+    }
+
+    func missing() throws -> Response {
+        try ErrorPages.notFound(renderer, "That offer or shop does not exist (it may have been deleted).")
+    }
+
+    private func range(_ request: Request) -> Result<ReportRange, ValidationFailure> {
+        let query = request.uri.queryParameters
+        return ReportRange.parse(from: query["from"].map(String.init), to: query["to"].map(String.init), today: admin.today)
+    }
+
+    func dashboard(_ request: Request, _ session: AdminGate.Session) async throws -> Response {
+        var rangeError: String?
+        let range: ReportRange
+        switch self.range(request) {
+        case .success(let parsed): range = parsed
+        case .failure(let failure):
+            rangeError = failure.summary
+            range = try ReportRange.parse(from: nil, to: nil, today: admin.today).get()
+        }
+        let shops = try await admin.advertisers()
+        let offers = try await admin.offers()
+        let totals = try await admin.totals(range: range)
+        let names = Dictionary(uniqueKeysWithValues: shops.map { ($0.id, $0.name) })
+        let flash: String? = switch request.uri.queryParameters["done"] {
+        case "saved": "Saved."
+        case "deleted": "Deleted."
+        case "paused": "Paused: the offer is no longer shown."
+        case "resumed": "Resumed: the offer shows again within its dates."
+        default: nil
+        }
+        let page = AdminDashboardPage(
+            csrf: session.csrf, range: AdminRangeView(from: range.from, to: range.to, error: rangeError),
+            advertisers: shops.map { shop in AdminAdvertiserRow(shop, offerCount: offers.filter { $0.advertiserID == shop.id }.count, range: range) },
+            offers: offers.map { AdminOfferRow($0, advertiserName: names[$0.advertiserID] ?? "—", today: admin.today, totals: totals[$0.id] ?? (0, 0), range: range) },
+            flash: flash
+        )
+        return try renderer.response("admin_offers", page, status: rangeError == nil ? .ok : .badRequest)
+    }
+
+    func offerForm(_ id: Int?, _ session: AdminGate.Session) async throws -> Response {
+        var draft = OfferDraft()
+        var imageURL: String?
+        if let id {
+            guard let offer = try await admin.offer(id) else { return try missing() }
+            draft = Self.draft(offer)
+            imageURL = offer.imageID.map(Paths.offerImage)
+        } else {
+            draft.startsOn = admin.today
+            draft.endsOn = ReportRange.shift(admin.today, by: 30) ?? admin.today
+        }
+        return try await renderOfferForm(id, draft, session, imageURL: imageURL, failure: nil)
+    }
+
+    private func renderOfferForm(_ id: Int?, _ draft: OfferDraft, _ session: AdminGate.Session, imageURL: String?, failure: ValidationFailure?) async throws -> Response {
+        let page = AdminOfferFormPage(
+            heading: id == nil ? "New offer" : "Edit offer", csrf: session.csrf,
+            actionURL: id.map(Paths.adminOffer) ?? Paths.adminOffers, draft: draft, shops: try await admin.advertisers(),
+            imageURL: imageURL, failure: failure
+        )
+        return try renderer.response("admin_offer_form", page, status: failure == nil ? .ok : .unprocessableContent)
+    }
+
+    func save(_ id: Int?, _ session: AdminGate.Session, _ form: MultipartForm) async throws -> Response {
+        var draft = OfferDraft()
+        draft.advertiserID = form.value("advertiser")
+        draft.headline = form.value("headline")
+        draft.description = form.value("description")
+        draft.priceText = form.value("price")
+        draft.landingURL = form.value("landing")
+        draft.genres = form.values("genres")
+        draft.keywords = form.value("keywords")
+        draft.media = form.value("media")
+        draft.startsOn = form.value("starts")
+        draft.endsOn = form.value("ends")
+        draft.weight = form.value("weight")
+        draft.active = form.value("active") == "1"
+        var image: UploadedImage?
+        if let file = form.files["image"] {
+            guard let valid = UploadedImage(bytes: file.data) else {
+                let failure = ValidationFailure(problems: ["image": "The image must be a PNG, JPEG or WebP file of at most \(UploadedImage.maxBytes / 1024) KB."])
+                return try await renderOfferForm(id, draft, session, imageURL: nil, failure: failure)
+            }
+            image = valid
+        }
+        do {
+            _ = try await admin.saveOffer(id, draft, image: image)
+        } catch .notFound {
+            return try missing()
+        } catch .invalid(let failure) {
+            return try await renderOfferForm(id, draft, session, imageURL: nil, failure: failure)
+        } catch {
+            return try missing()
+        }
+        return .redirect(to: Paths.adminOffers + "?done=saved", type: .normal)
+    }
+
+    func toggle(_ id: Int, _ active: Bool) async throws -> Response {
+        guard try await admin.setActive(id, active) != nil else { return try missing() }
+        return .redirect(to: Paths.adminOffers + "?done=\(active ? "resumed" : "paused")", type: .normal)
+    }
+
+    private func subject(_ scope: OfferTracker.Scope) async throws -> (heading: String, name: String, base: String)? {
+        switch scope {
+        case .offer(let id):
+            return try await admin.offer(id).map { ("Offer report", $0.headline, Paths.adminOffer(id)) }
+        case .advertiser(let id):
+            return try await admin.advertiser(id).map { ("Shop report", $0.name, Paths.adminAdvertiser(id)) }
+        }
+    }
+
+    func report(_ request: Request, _ scope: OfferTracker.Scope) async throws -> Response {
+        guard let subject = try await subject(scope) else { return try missing() }
+        switch range(request) {
+        case .failure(let failure):
+            return try ErrorPages.badRequest(renderer, failure.summary, backURL: subject.base + "/report")
+        case .success(let range):
+            let report = try await admin.report(scope, range: range)
+            return try renderer.response("admin_report", AdminReportPage(heading: subject.heading, subject: subject.name, base: subject.base, report: report))
+        }
+    }
+
+    func csv(_ request: Request, _ scope: OfferTracker.Scope) async throws -> Response {
+        guard let subject = try await subject(scope) else { return try missing() }
+        guard case .success(let range) = range(request) else {
+            return try ErrorPages.badRequest(renderer, "Dates look like 2026-11-01, “from” on or before “to”, at most \(ReportRange.maxDays) days.")
+        }
+        let report = try await admin.report(scope, range: range)
+        var headers = HTTPFields()
+        headers[.contentType] = "text/csv; charset=utf-8"
+        headers[.contentDisposition] = "attachment; filename=\"\(subject.base.dropFirst(7).replacingOccurrences(of: "/", with: "-"))-\(range.from)-\(range.to).csv\""
+        headers[.cacheControl] = "no-store"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: report.csv)))
+    }
+
+    static func draft(_ offer: Offer) -> OfferDraft {
+        var draft = OfferDraft()
+        draft.advertiserID = String(offer.advertiserID)
+        draft.headline = offer.headline
+        draft.description = offer.description
+        draft.priceText = offer.priceText
+        draft.landingURL = offer.landingURL.absoluteString
+        draft.genres = offer.genres.sorted()
+        draft.keywords = offer.keywords.joined(separator: ", ")
+        draft.media = offer.media.rawValue
+        draft.startsOn = offer.startsOn
+        draft.endsOn = offer.endsOn
+        draft.weight = String(offer.weight)
+        draft.active = offer.active
+        return draft
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+
+/// Console view models: plain stored values (templates read properties through reflection).
+struct AdminRangeView {
+    let from: String
+    let to: String
+    let error: String?
+}
+
+struct AdminAdvertiserRow {
+    let id: Int
+    let name: String
+    let website: String
+    let domains: String
+    let logoURL: String
+    let demo: Bool
+    let offerCount: Int
+    let editURL: String
+    let reportURL: String
+    let deleteURL: String
+
+    init(_ advertiser: Advertiser, offerCount: Int, range: ReportRange) {
+        id = advertiser.id
+        name = advertiser.name
+        website = advertiser.website
+        domains = advertiser.domains.joined(separator: ", ")
+        logoURL = advertiser.logoImageID.map(Paths.offerImage) ?? Paths.offerPlaceholder
+        demo = advertiser.demo
+        self.offerCount = offerCount
+        editURL = Paths.adminAdvertiser(advertiser.id) + "/edit"
+        reportURL = Paths.adminReport(Paths.adminAdvertiser(advertiser.id), range: range)
+        deleteURL = Paths.adminAdvertiser(advertiser.id) + "/delete"
+    }
+}
+
+struct AdminOfferRow {
+    let id: Int
+    let headline: String
+    let advertiserName: String
+    let status: String
+    let statusClass: String
+    let dates: String
+    let weight: Int
+    let media: String
+    let targeting: String
+    let impressions: Int
+    let clicks: Int
+    let rate: String
+    let demo: Bool
+    let isActive: Bool
+    let editURL: String
+    let reportURL: String
+    let toggleURL: String
+    let toggleLabel: String
+    let deleteURL: String
+
+    init(_ offer: Offer, advertiserName: String, today: String, totals: (impressions: Int, clicks: Int), range: ReportRange) {
+        id = offer.id
+        headline = offer.headline
+        self.advertiserName = advertiserName
+        let status = offer.status(on: today)
+        self.status = status.rawValue.capitalized
+        statusClass = "status status-\(status.rawValue)"
+        dates = "\(offer.startsOn) – \(offer.endsOn)"
+        weight = offer.weight
+        media = offer.media.label
+        let genres = offer.genres.sorted().map(Genres.label)
+        targeting = [genres.joined(separator: ", "), offer.keywords.map { "“\($0)”" }.joined(separator: ", ")]
+            .filter { !$0.isEmpty }.joined(separator: " · ").nonEmpty ?? "Any title"
+        impressions = totals.impressions
+        clicks = totals.clicks
+        rate = OfferReport.rate(totals.clicks, totals.impressions)
+        demo = offer.demo
+        isActive = offer.active
+        editURL = Paths.adminOffer(offer.id) + "/edit"
+        reportURL = Paths.adminReport(Paths.adminOffer(offer.id), range: range)
+        toggleURL = Paths.adminOffer(offer.id) + (offer.active ? "/pause" : "/resume")
+        toggleLabel = offer.active ? "Pause" : "Resume"
+        deleteURL = Paths.adminOffer(offer.id) + "/delete"
+    }
+}
+
+struct AdminDashboardPage {
+    let chrome = Chrome("Partner offers · Console", tab: nil)
+    let csrf: String
+    let range: AdminRangeView
+    let advertisers: [AdminAdvertiserRow]
+    let offers: [AdminOfferRow]
+    let flash: String?
+    let newOfferURL = Paths.adminNewOffer
+    let newAdvertiserURL = Paths.adminNewAdvertiser
+    let logoutURL = Paths.adminLogout
+}
+
+struct AdminOption {
+    let value: String
+    let label: String
+    let selected: Bool
+}
+
+struct AdminOfferFormPage {
+    let chrome: Chrome
+    let heading: String
+    let csrf: String
+    let actionURL: String
+    let cancelURL = Paths.adminOffers
+    let advertisers: [AdminOption]
+    let genres: [AdminOption]
+    let media: [AdminOption]
+    let headline, description, priceText, landingURL, keywords, startsOn, endsOn, weight: String
+    let active: Bool
+    let imageURL: String?
+    let errors: [String: String]
+    let errorSummary: String?
+    let limits = AdminLimits()
+
+    init(heading: String, csrf: String, actionURL: String, draft: OfferDraft, shops: [Advertiser], imageURL: String?, failure: ValidationFailure?) {
+        chrome = Chrome("\(heading) · Console", tab: nil)
+        self.heading = heading
+        self.csrf = csrf
+        self.actionURL = actionURL
+        advertisers = shops.map { AdminOption(value: String($0.id), label: $0.name, selected: String($0.id) == draft.advertiserID) }
+        genres = Genres.vocabulary.map { AdminOption(value: $0.key, label: $0.label, selected: draft.genres.contains($0.key)) }
+        media = OfferMedia.allCases.map { AdminOption(value: $0.rawValue, label: $0.label, selected: $0.rawValue == draft.media) }
+        headline = draft.headline
+        description = draft.description
+        priceText = draft.priceText
+        landingURL = draft.landingURL
+        keywords = draft.keywords
+        startsOn = draft.startsOn
+        endsOn = draft.endsOn
+        weight = draft.weight
+        active = draft.active
+        self.imageURL = imageURL
+        errors = failure?.problems ?? [:]
+        errorSummary = failure.map { "Please fix \($0.problems.count == 1 ? "this" : "these \($0.problems.count)"): \($0.summary)" }
+    }
+}
+
+struct AdminAdvertiserFormPage {
+    let chrome: Chrome
+    let heading: String
+    let csrf: String
+    let actionURL: String
+    let cancelURL = Paths.adminOffers
+    let name, description, website, domains: String
+    let logoURL: String?
+    let errors: [String: String]
+    let errorSummary: String?
+    let limits = AdminLimits()
+
+    init(heading: String, csrf: String, actionURL: String, draft: AdvertiserDraft, logoURL: String?, failure: ValidationFailure?) {
+        chrome = Chrome("\(heading) · Console", tab: nil)
+        self.heading = heading
+        self.csrf = csrf
+        self.actionURL = actionURL
+        name = draft.name
+        description = draft.description
+        website = draft.website
+        domains = draft.domains
+        self.logoURL = logoURL
+        errors = failure?.problems ?? [:]
+        errorSummary = failure.map { "Please fix \($0.problems.count == 1 ? "this" : "these \($0.problems.count)"): \($0.summary)" }
+    }
+}
+
+struct AdminLimits {
+    let name = OfferRules.nameLimit
+    let advertiserDescription = OfferRules.advertiserDescriptionLimit
+    let headline = OfferRules.headlineLimit
+    let offerDescription = OfferRules.offerDescriptionLimit
+    let price = OfferRules.priceLimit
+    let imageKB = UploadedImage.maxBytes / 1024
+}
+
+struct AdminReportPage {
+    let chrome: Chrome
+    let heading: String
+    let subject: String
+    let range: AdminRangeView
+    let formURL: String
+    let csvURL: String
+    let chart: String
+    let rows: [OfferReport.Row]
+    let totals: OfferReport.Row
+    let backURL = Paths.adminOffers
+
+    init(heading: String, subject: String, base: String, report: OfferReport) {
+        chrome = Chrome("\(heading) · Console", tab: nil)
+        self.heading = heading
+        self.subject = subject
+        range = AdminRangeView(from: report.range.from, to: report.range.to, error: nil)
+        formURL = base + "/report"
+        csvURL = Paths.adminReport(base, range: report.range, csv: true)
+        chart = report.svgChart(title: "Impressions and clicks per day for \(subject), \(report.range.from) to \(report.range.to)")
+        rows = report.rows
+        totals = report.totals
+    }
+}
+
+struct AdminConfirmPage {
+    let chrome: Chrome
+    let heading: String
+    let message: String
+    let csrf: String
+    let actionURL: String
+    let cancelURL = Paths.adminOffers
+}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}
