@@ -3,7 +3,8 @@
 Fixtures
   stub            session: scripts/stub_upstream.py on a free port (.base_url, .set(), .state(),
                   .stats(), .reset_stats(), .stop(), .start(), .restore())
-  app             session: .build/debug/popcornswirl wired to the stub (.base_url, .url(path), .tmpdir)
+  app             session: .build/debug/popcornswirl wired to the stub (.base_url, .url(path), .tmpdir),
+                  with the advertiser console on (ADMIN_TOKEN below)
   browser         function: headless Chromium with a 412x915 viewport (a phone), fresh profile per test
   tablet_browser  function: the same with a 1024x1366 viewport (a tablet)
   wait_for        the wait_for() helper below, as a fixture
@@ -41,6 +42,8 @@ PHONE_SIZE = (412, 915)
 TABLET_SIZE = (1024, 1366)
 APP_START_TIMEOUT = 30.0
 STUB_START_TIMEOUT = 10.0
+# The e2e app's advertiser console token (ADMIN_TOKEN: at least 16 characters, no spaces).
+ADMIN_TOKEN = "e2e-console-token-5f1c9a7e2b"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -286,6 +289,7 @@ def app(stub, tmp_path_factory, request):
             "OMDB_BASE_URL": stub.base_url,
             "OMDB_API_KEY": "test-key",
             "IMAGE_BASE_URL": f"{stub.base_url}/img",
+            "ADMIN_TOKEN": ADMIN_TOKEN,
         }
     )
     stdout_path, stderr_path = tmpdir / "app.stdout.log", tmpdir / "app.stderr.log"
@@ -321,7 +325,7 @@ def pytest_runtest_makereport(item, call):
     setattr(item, f"rep_{report.when}", report)
 
 
-def _make_driver(size: tuple[int, int], profile_dir: str, prefs: dict | None = None):
+def _make_driver(size: tuple[int, int], profile_dir: str, prefs: dict | None = None, extra_args: tuple[str, ...] = ()):
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -346,6 +350,7 @@ def _make_driver(size: tuple[int, int], profile_dir: str, prefs: dict | None = N
         "--lang=en-US",
         f"--window-size={size[0]},{size[1]}",
         f"--user-data-dir={profile_dir}",
+        *extra_args,
     ):
         options.add_argument(argument)
     if prefs:
@@ -361,9 +366,10 @@ def _make_driver(size: tuple[int, int], profile_dir: str, prefs: dict | None = N
     return driver
 
 
-def _browser(request, size: tuple[int, int], prefs: dict | None = None):
+def _browser(request, size: tuple[int, int], prefs: dict | None = None, extra_args: tuple[str, ...] = ()):
+    """Yields a driver with a fresh profile; `extra_args` are more Chromium switches (e.g. host mapping)."""
     profile_dir = tempfile.mkdtemp(prefix="popcorn-e2e-profile-")
-    driver = _make_driver(size, profile_dir, prefs)
+    driver = _make_driver(size, profile_dir, prefs, extra_args)
     try:
         yield driver
     finally:

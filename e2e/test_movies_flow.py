@@ -61,7 +61,8 @@ def save(driver, app, movie_id: int, **fields) -> dict:
 
 
 def cards(driver) -> list:
-    return driver.find_elements(By.CSS_SELECTOR, ".grid .card")
+    """The film cards (sponsored cards between them are not films)."""
+    return driver.find_elements(By.CSS_SELECTOR, ".grid .card[data-movie-id]")
 
 
 def card_titles(driver) -> list[str]:
@@ -123,6 +124,12 @@ def test_home_lists_this_years_films_newest_release_first(app, browser):
         assert (fav.text, fav.get_attribute("aria-pressed")) == ("Favorite", "false"), title
         assert (watched.text, watched.get_attribute("aria-pressed")) == ("Watched", "false"), title
 
+    # A partner offer, labelled "Sponsored", after every 12 films.
+    grid = browser.find_elements(By.CSS_SELECTOR, ".grid > .card")
+    sponsored = [i for i, card in enumerate(grid) if "sponsored-card" in card.get_attribute("class")]
+    assert sponsored == [12 * (n + 1) + n for n in range(len(titles) // 12)][: len(sponsored)] and sponsored, sponsored
+    assert all(grid[i].find_element(By.CSS_SELECTOR, ".sponsored-label").text.startswith("SPONSORED") for i in sponsored)
+
 
 def test_picking_2019_in_the_year_picker_shows_2019_films(app, browser):
     browser.get(app.url("/"))
@@ -131,7 +138,7 @@ def test_picking_2019_in_the_year_picker_shows_2019_films(app, browser):
     assert browser.find_element(By.TAG_NAME, "h1").text == "Movies of 2019"
     assert Select(browser.find_element(By.ID, "year")).first_selected_option.text == "2019"
     assert sorted(card_titles(browser)) == sorted(f["trackName"] for f in films_of(2019))
-    assert all("2019" in m.text for m in browser.find_elements(By.CSS_SELECTOR, ".grid .card .card-meta"))
+    assert all("2019" in m.text for m in browser.find_elements(By.CSS_SELECTOR, ".grid .card[data-movie-id] .card-meta"))
 
 
 def test_opening_a_film_from_the_grid_shows_its_details(app, browser):

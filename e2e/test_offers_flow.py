@@ -1,0 +1,390 @@
+"""Partner offers end to end, in a real (headless) Chromium: the advertiser console, the banner a
+visitor sees on a film, the tracked click-through to the shop, and the console's report.
+
+A landing page must be https on one of the shop's domains, so the shop is a local stub reachable
+under a fictional https host: the module makes a throwaway self-signed certificate for `shop.test`
+with the openssl CLI, serves "Stub shop" pages over TLS on a free port of 127.0.0.1 (in a thread),
+and starts Chromium with `--host-resolver-rules=MAP shop.test:443 127.0.0.1:<port>` (only
+shop.test on port 443 is mapped; everything else resolves as usual) and `--ignore-certificate-errors`
+(the certificate is self-signed). Only this file's browser gets those switches.
+
+Console and visitor share one browser: the console's cookie has Path=/admin, so film pages see a
+plain visitor (the `ps_visitor` cookie only). The app and its database live for the whole session,
+so the flow creates its own shop and offer, and pauses the offer at the end so that later test
+files see the same offers as before (its horror targeting would otherwise win many placements).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import shutil
+import ssl
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, parse_qsl, urlsplit
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from conftest import ADMIN_TOKEN, PHONE_SIZE, REPO_ROOT, _browser, wait_for
+from helpers import click, mark_page, same_page, status_of, until
+
+CATALOG_DIR = REPO_ROOT / "Sources" / "App" / "Resources" / "catalog"
+SHOP_HOST = "shop.test"
+
+# A film of the current year's catalogue (which the stub serves as iTunes' answers). Its only
+# genre is Horror, and its title has spaces and a colon, so `title_name` must be encoded.
+FILM = 9100000199  # "Ready or Not 2: Here I Come"
+FILM_KEYWORD = "ready or not"  # matched against the title, on top of the genre: this offer must win the banner
+
+SHOP_NAME = "Stub Shop"
+HEADLINE = "Stub Shop Mega Bundle"
+LANDING = f"https://{SHOP_HOST}/products/bundle?ref=e2e"
+DEMO_HEADLINE = "Midnight Fright Popcorn Trio"  # a seeded demo offer: always on the dashboard
+WRONG_TOKEN_MESSAGE = "That token is not the console’s ADMIN_TOKEN."
+
+
+# --------------------------------------------------------------------------- the stub shop (https://shop.test)
+
+
+class ShopHandler(BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802 (http.server's naming)
+        self.server.requests.append(self.path)
+        parts = urlsplit(self.path)
+        body = (
+            "<!doctype html><html lang=en><head><meta charset=utf-8><title>Stub shop</title></head><body>"
+            f"<h1>Stub shop</h1><p id=shop-path>{html.escape(parts.path)}</p><p id=shop-query>{html.escape(parts.query)}</p>"
+            "</body></html>"
+        ).encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format, *args):  # noqa: A002 (quiet: pytest shows stderr of failures)
+        pass
+
+
+class TLSShopServer(ThreadingHTTPServer):
+    """Any GET: a small "Stub shop" page showing the path and query. `requests` lists the paths asked for.
+
+    The TLS handshake happens in the request's own thread (not in accept()), so a slow or
+    half-open connection cannot stall the server.
+    """
+
+    daemon_threads = True
+
+    def __init__(self, context: ssl.SSLContext) -> None:
+        self.context = context
+        self.requests: list[str] = []
+        super().__init__(("127.0.0.1", 0), ShopHandler)
+
+    @property
+    def port(self) -> int:
+        return self.server_address[1]
+
+    def finish_request(self, request, client_address):
+        request.settimeout(10)
+        try:
+            tls = self.context.wrap_socket(request, server_side=True)
+        except (ssl.SSLError, OSError):
+            return
+        try:
+            self.RequestHandlerClass(tls, client_address, self)
+        finally:
+            tls.close()
+
+    def page_requests(self) -> list[str]:
+        return [path for path in self.requests if not path.startswith("/favicon")]
+
+
+@pytest.fixture(scope="module")
+def shop_certificate(tmp_path_factory):
+    """A throwaway self-signed certificate for shop.test (key and certificate paths), valid one day."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.fail("the openssl CLI is missing: apt-get install -y openssl", pytrace=False)
+    directory = tmp_path_factory.mktemp("shop-tls")
+    key, cert = directory / "key.pem", directory / "cert.pem"
+    result = subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1",
+         "-subj", f"/CN={SHOP_HOST}", "-addext", f"subjectAltName=DNS:{SHOP_HOST}"],
+        capture_output=True, text=True, timeout=30,
+    )
+    if result.returncode != 0:
+        pytest.fail(f"openssl could not make the shop's certificate:\n{result.stderr}", pytrace=False)
+    return key, cert
+
+
+@pytest.fixture(scope="module")
+def stub_shop(shop_certificate):
+    key, cert = shop_certificate
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(certfile=str(cert), keyfile=str(key))
+    server = TLSShopServer(context)
+    thread = threading.Thread(target=server.serve_forever, name="stub-shop", daemon=True)
+    thread.start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def shop_browser(request, stub_shop):
+    """A phone-sized Chromium (fresh profile) that reaches https://shop.test/ at the stub shop."""
+    yield from _browser(
+        request,
+        PHONE_SIZE,
+        extra_args=(
+            f"--host-resolver-rules=MAP {SHOP_HOST}:443 127.0.0.1:{stub_shop.port}",
+            "--ignore-certificate-errors",  # the stub's certificate is self-signed
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def catalogue_film(track_id: int) -> dict:
+    for path in sorted(CATALOG_DIR.glob("movies-*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for entry in data["results"] if isinstance(data, dict) else data:
+            if entry["trackId"] == track_id:
+                return entry
+    raise LookupError(track_id)
+
+
+def text_of(element) -> str:
+    """The element's text with whitespace collapsed, whether or not it is scrolled into view."""
+    return " ".join((element.get_attribute("textContent") or "").split())
+
+
+def fill(driver, css: str, value: str) -> None:
+    field = wait_for(driver, css)
+    field.clear()
+    field.send_keys(value)
+
+
+def submit(driver, button_text: str) -> None:
+    """Presses the form's submit button and waits for the page the POST answers with."""
+    mark_page(driver)
+    click(driver, driver.find_element(By.XPATH, f"//form//button[@type='submit'][normalize-space()='{button_text}']"))
+    until(
+        driver,
+        lambda d: not same_page(d) and d.execute_script("return document.readyState") == "complete",
+        10,
+        f"pressing {button_text!r} did not load a page",
+    )
+
+
+def assert_saved(driver) -> None:
+    """After a console form: back on the dashboard with "Saved.", else the form's errors are the failure."""
+    if "done=saved" not in driver.current_url:
+        problems = [text_of(e) for e in driver.find_elements(By.CSS_SELECTOR, ".alert, .form-error")]
+        pytest.fail(f"the console did not save the form ({driver.current_url}): {problems}", pytrace=False)
+    assert text_of(wait_for(driver, "p.success[role=status]")) == "Saved."
+
+
+def sign_in(driver, app) -> None:
+    """Opens the dashboard, gets the sign-in form (401) instead, signs in and lands on the dashboard."""
+    driver.get(app.url("/admin/offers"))
+    fill(driver, "form[action='/admin/login'] input[name=token]", ADMIN_TOKEN)
+    submit(driver, "Sign in")
+    assert driver.current_url == app.url("/admin/offers"), driver.current_url
+    wait_for(driver, "table.offers-table")
+
+
+def offer_row(driver, headline: str):
+    for row in driver.find_elements(By.CSS_SELECTOR, "table.offers-table tbody tr[data-offer-id]"):
+        # The row's heading is the headline, then a demo tag and the media on a line of their own.
+        if driver.execute_script("return arguments[0].querySelector('th').firstChild.textContent.trim()", row) == headline:
+            return row
+    raise AssertionError(f"no offer {headline!r} on the dashboard")
+
+
+def shop_id(driver, name: str) -> int:
+    for row in driver.find_elements(By.CSS_SELECTOR, "table.shops-table tbody tr[data-advertiser-id]"):
+        if text_of(row.find_element(By.CSS_SELECTOR, "th")) == name:
+            return int(row.get_attribute("data-advertiser-id"))
+    raise AssertionError(f"no shop {name!r} on the dashboard")
+
+
+def report_cells(row) -> tuple[str, int, int]:
+    """A report row as (day or "Total", impressions, clicks)."""
+    day = text_of(row.find_element(By.CSS_SELECTOR, "th[scope=row]"))
+    numbers = [text_of(cell) for cell in row.find_elements(By.CSS_SELECTOR, "td.num")]
+    return day, int(numbers[0].replace(",", "")), int(numbers[1].replace(",", ""))
+
+
+def fetch_text(driver, url: str) -> dict:
+    """GETs `url` from inside the page (the browser's own cookies): {"status": int, "body": str}."""
+    return driver.execute_async_script(
+        """
+        const [url, done] = arguments;
+        fetch(url, {credentials: "same-origin"})
+          .then(r => r.text().then(t => done({status: r.status, body: t})))
+          .catch(e => done({status: 0, body: String(e)}));
+        """,
+        url,
+    )
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def test_a_new_offer_wins_its_films_banner_and_the_click_reaches_the_shop_and_the_report(app, stub_shop, shop_browser):
+    browser = shop_browser
+    film = catalogue_film(FILM)
+    title, genre = film["trackName"], film["primaryGenreName"].lower()
+    assert genre == "horror", "FILM should have exactly one genre that is a console genre key"
+
+    # 1. The console: a shop on shop.test, then an offer of it aimed at the film.
+    sign_in(browser, app)
+    click(browser, browser.find_element(By.CSS_SELECTOR, "a[href='/admin/advertisers/new']"))
+    fill(browser, "#shop-name", SHOP_NAME)
+    fill(browser, "#shop-description", "A shop that only exists for the browser tests.")
+    fill(browser, "#shop-domains", SHOP_HOST)
+    fill(browser, "#shop-website", f"https://{SHOP_HOST}/")
+    submit(browser, "Save shop")
+    assert_saved(browser)
+    shop = shop_id(browser, SHOP_NAME)
+
+    click(browser, browser.find_element(By.CSS_SELECTOR, "a[href='/admin/offers/new']"))
+    Select(wait_for(browser, "#offer-advertiser")).select_by_value(str(shop))
+    fill(browser, "#offer-headline", HEADLINE)
+    fill(browser, "#offer-description", "Everything for a scary movie night, in one box.")
+    fill(browser, "#offer-price", "$49.99")
+    fill(browser, "#offer-landing", LANDING)
+    genre_box = browser.find_element(By.CSS_SELECTOR, f"input[type=checkbox][name=genres][value='{genre}']")
+    click(browser, genre_box)
+    assert genre_box.is_selected()
+    fill(browser, "#offer-keywords", FILM_KEYWORD)
+    Select(browser.find_element(By.CSS_SELECTOR, "#offer-media")).select_by_value("movie")
+    today = browser.find_element(By.CSS_SELECTOR, "#offer-starts").get_attribute("value")  # the server's UTC day
+    ends = browser.find_element(By.CSS_SELECTOR, "#offer-ends").get_attribute("value")
+    assert len(today) == 10 and ends > today, (today, ends)
+    fill(browser, "#offer-weight", "10")
+    active = browser.find_element(By.CSS_SELECTOR, "input[type=checkbox][name=active]")
+    if not active.is_selected():
+        click(browser, active)
+    submit(browser, "Save offer")
+    assert_saved(browser)
+    row = offer_row(browser, HEADLINE)
+    offer_id = int(row.get_attribute("data-offer-id"))
+    assert text_of(row.find_element(By.CSS_SELECTOR, "td:nth-of-type(1)")) == SHOP_NAME
+    assert text_of(row.find_element(By.CSS_SELECTOR, ".status")) == "Live"
+
+    # 2. A visitor opens the film (one page load: the banner is capped at 3 views per hour).
+    browser.get(app.url(f"/movies/{FILM}"))
+    article = wait_for(browser, f'article.detail[data-movie-id="{FILM}"]')
+    banner = wait_for(browser, "aside.offer-banner", visible=True)
+    assert banner.get_attribute("data-offer-id") == str(offer_id), (
+        f"another offer won the banner: {text_of(banner)!r}"
+    )
+    assert browser.execute_script("return document.querySelector('main').lastElementChild === arguments[0]", banner), (
+        "the banner is not the last thing on the page"
+    )
+    assert banner.rect["y"] >= article.rect["y"] + article.rect["height"], "the banner is not below the film"
+    label = banner.find_element(By.CSS_SELECTOR, ".sponsored-label")
+    assert label.is_displayed() and text_of(label) == f"Sponsored · {SHOP_NAME}"  # the CSS shows it in capitals
+    assert banner.find_element(By.CSS_SELECTOR, ".offer-headline").text == HEADLINE
+    link = banner.find_element(By.CSS_SELECTOR, "a.offer-banner-link")
+    assert link.get_attribute("href") == app.url(f"/offers/{offer_id}/go?title=movie:{FILM}")
+    assert "sponsored" in link.get_attribute("rel").split()
+
+    # 3. The click is counted and lands on the shop's page, with the context the shop asked for.
+    click(browser, link)
+    until(
+        browser,
+        lambda d: d.current_url.startswith(f"https://{SHOP_HOST}/") and d.find_elements(By.ID, "shop-query"),
+        15,
+        f"the click did not reach the stub shop (at {browser.current_url})",
+    )
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Stub shop"
+    url = urlsplit(browser.current_url)
+    assert (url.scheme, url.hostname, url.port, url.path) == ("https", SHOP_HOST, None, "/products/bundle")
+    assert all(len(values) == 1 for values in parse_qs(url.query).values()), f"a parameter is repeated: {url.query}"
+    assert dict(parse_qsl(url.query, strict_parsing=True)) == {
+        "ref": "e2e",
+        "utm_source": "popcornswirl",
+        "utm_medium": "offer",
+        "utm_campaign": str(offer_id),
+        "title_id": f"movie:{FILM}",
+        "title_name": title,
+        "store": "US",
+    }
+    assert url.query.startswith("ref=e2e&"), "the landing page's own query comes first, untouched"
+    # What the shop itself received (not just what the address bar says).
+    assert browser.find_element(By.ID, "shop-query").text == url.query
+    assert stub_shop.page_requests() == [f"{url.path}?{url.query}"]
+
+    # 4. The console's report for the offer: today has the impression and the click.
+    browser.get(app.url("/admin/offers"))
+    click(browser, offer_row(browser, HEADLINE).find_element(By.XPATH, ".//a[normalize-space()='Report']"))
+    table = wait_for(browser, "table.report-table")
+    assert browser.find_element(By.TAG_NAME, "h1").text == f"Offer report: {HEADLINE}"
+    assert urlsplit(browser.current_url).path == f"/admin/offers/{offer_id}/report"
+    assert parse_qs(urlsplit(browser.current_url).query)["to"] == [today]
+    rows = [report_cells(r) for r in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    assert rows[-1][0] == today and rows[-1][2] == 1 and rows[-1][1] >= 1, rows[-1]
+    assert all(clicks == 0 for _, _, clicks in rows[:-1]), rows
+
+    # Narrowed to today with the range form.
+    browser.execute_script("document.getElementById('range-from').value = arguments[0]", today)
+    submit(browser, "Show")
+    query = parse_qs(urlsplit(browser.current_url).query)
+    assert (query["from"], query["to"]) == ([today], [today]), browser.current_url
+    table = wait_for(browser, "table.report-table")
+    rows = [report_cells(r) for r in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    assert [(day, clicks) for day, _, clicks in rows] == [(today, 1)], rows
+    total_day, impressions, clicks = report_cells(table.find_element(By.CSS_SELECTOR, "tfoot tr.totals"))
+    assert (total_day, clicks) == ("Total", 1) and impressions >= 1, (total_day, impressions, clicks)
+    assert browser.find_element(By.CSS_SELECTOR, "svg.report-chart").is_displayed()
+
+    csv_link = browser.find_element(By.CSS_SELECTOR, "a.csv-link")
+    assert csv_link.text == "Download CSV"
+    csv_url = urlsplit(csv_link.get_attribute("href"))
+    assert csv_url.path == f"/admin/offers/{offer_id}/report.csv"
+    assert parse_qs(csv_url.query) == {"from": [today], "to": [today]}
+    csv = fetch_text(browser, csv_link.get_attribute("href"))
+    assert csv["status"] == 200, csv
+    lines = csv["body"].splitlines()
+    assert lines[0] == "day,impressions,clicks,ctr_percent" and len(lines) == 2, lines
+    assert lines[1].startswith(f"{today},{impressions},1,"), lines
+
+    # Leave the shared app as it was for later files: pause the offer; its link then leads nowhere.
+    browser.get(app.url("/admin/offers"))
+    submit_button = offer_row(browser, HEADLINE).find_element(By.XPATH, ".//button[normalize-space()='Pause']")
+    mark_page(browser)
+    click(browser, submit_button)
+    until(browser, lambda d: not same_page(d) and "done=paused" in d.current_url, 10, "pausing the offer failed")
+    assert text_of(offer_row(browser, HEADLINE).find_element(By.CSS_SELECTOR, ".status")) == "Paused"
+    assert status_of(app.url(f"/offers/{offer_id}/go?title=movie:{FILM}")) == 404
+
+
+def test_the_console_shows_nothing_without_its_cookie_or_with_a_wrong_token(app, browser):
+    sign_in(browser, app)
+    assert DEMO_HEADLINE in text_of(browser.find_element(By.CSS_SELECTOR, "table.offers-table"))
+
+    browser.delete_all_cookies()
+    browser.get(app.url("/admin/offers"))
+    assert wait_for(browser, "input[name=token]", visible=True).get_attribute("type") == "password"
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Advertiser console"
+    assert not browser.find_elements(By.CSS_SELECTOR, "table, tr[data-offer-id], tr[data-advertiser-id]")
+    page = browser.page_source
+    assert DEMO_HEADLINE not in page and HEADLINE not in page and SHOP_NAME not in page
+    assert status_of(app.url("/admin/offers")) == 401
+
+    fill(browser, "input[name=token]", "not-the-console-token-at-all")
+    submit(browser, "Sign in")
+    assert text_of(wait_for(browser, "p.alert[role=alert]")) == WRONG_TOKEN_MESSAGE
+    assert not browser.find_elements(By.CSS_SELECTOR, "table.offers-table")
+    assert DEMO_HEADLINE not in browser.page_source
