@@ -9,7 +9,7 @@ import ServiceLifecycle
 public func buildApplication(services: AppServices, onShutdown: [@Sendable () async -> Void] = []) async throws -> some ApplicationProtocol {
     let router = try await buildRouter(services: services)
     // Impressions still queued in memory are written before the database closes.
-    let flushImpressions: @Sendable () async -> Void = { await services.offers.tracker.flush() }
+    let flushImpressions: @Sendable () async -> Void = { await services.offers.tracker.close() }
     return Application(
         router: router,
         configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "PopcornSwirl"),

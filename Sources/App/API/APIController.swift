@@ -17,7 +17,7 @@ struct APIController: APIProtocol {
             headers[.contentType] = "application/yaml; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
         }
-        router.add(middleware: APISessionMiddleware(sessions: services.sessions))
+        router.add(middleware: APISessionMiddleware(sessions: services.sessions, adminAuth: services.adminAuth))
         try registerHandlers(on: router)
     }
 
@@ -117,8 +117,14 @@ struct APIController: APIProtocol {
 
 extension Components.Schemas.Problem {
     init(status: Int, detail: String) {
-        self.init(_type: "about:blank", title: HTTPResponse.Status(code: status).reasonPhrase, status: status, detail: detail)
+        self.init(Self.statuses[status] ?? HTTPResponse.Status(code: status), detail)
     }
+
+    /// `HTTPResponse.Status(code:)` has no reason phrase; the named statuses do (they title problems).
+    static let statuses: [Int: HTTPResponse.Status] = Dictionary(uniqueKeysWithValues: [
+        HTTPResponse.Status.badRequest, .unauthorized, .forbidden, .notFound, .conflict, .unprocessableContent,
+        .tooManyRequests, .internalServerError, .serviceUnavailable,
+    ].map { ($0.code, $0) })
 
     static func badRequest(_ detail: String) -> Self { .init(status: 400, detail: detail) }
     static func notFound(_ detail: String) -> Self { .init(status: 404, detail: detail) }

@@ -7,11 +7,19 @@ import Synchronization
 final class APISession: Sendable {
     let existing: UUID?
     let sessions: SessionService
+    /// Who offers are counted and capped for (`AppRequestContext.visitor`).
+    let visitor: String
+    /// Why the admin operations must refuse this caller: nil when `Authorization: Bearer` carries
+    /// the `ADMIN_TOKEN`, `.unauthorized` without a bearer token, `.forbidden` for a wrong token or
+    /// a server without one.
+    let adminRefusal: HTTPResponse.Status?
     private let started = Mutex<(token: String, profile: UUID)?>(nil)
 
-    init(existing: UUID?, sessions: SessionService) {
+    init(existing: UUID?, sessions: SessionService, visitor: String = "", adminRefusal: HTTPResponse.Status? = .forbidden) {
         self.existing = existing
         self.sessions = sessions
+        self.visitor = visitor
+        self.adminRefusal = adminRefusal
     }
 
     var profileID: UUID? { existing ?? started.withLock { $0?.profile } }
@@ -33,6 +41,7 @@ enum APIScope {
 
 struct APISessionMiddleware: RouterMiddleware {
     let sessions: SessionService
+    let adminAuth: AdminAuth
 
     func handle(
         _ request: Request, context: AppRequestContext,
@@ -47,10 +56,35 @@ struct APISessionMiddleware: RouterMiddleware {
             head.headerFields[.accept] = accept + ", application/problem+json"
             request = Request(head: head, body: request.body)
         }
-        let session = APISession(existing: context.profileID, sessions: sessions)
-        var response = try await APIScope.$session.withValue(session) { try await next(request, context) }
-        if let token = session.newToken { response.setCookie(SessionCookie.make(token)) }
+        let refusal = adminAuth.apiRefusal(request)
+        var response: Response
+        if let refusal, Self.isAdmin(request.uri.path) {
+            // Refused before the generated code reads the body: an unauthenticated caller learns
+            // nothing, not even whether its JSON would parse. The handlers check again.
+            response = try JSONAnswer.error(refusal, AdminRefusal.detail(refusal, enabled: adminAuth.isEnabled))
+        } else {
+            let session = APISession(existing: context.profileID, sessions: sessions, visitor: context.visitor, adminRefusal: refusal)
+            response = try await APIScope.$session.withValue(session) { try await next(request, context) }
+            if let token = session.newToken { response.setCookie(SessionCookie.make(token)) }
+        }
+        // Also for a 401 from a handler: the generated code percent-encodes header values.
+        if response.status == .unauthorized { response.headers[.wwwAuthenticate] = AdminRefusal.challenge }
         response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-store"
         return response
+    }
+
+    /// `/api/v1/admin…` however the router would read it: `//` and percent-encoded letters too.
+    static func isAdmin(_ path: String) -> Bool {
+        path.split(separator: "/").prefix(3).map { $0.removingPercentEncoding ?? String($0) } == ["api", "v1", "admin"]
+    }
+}
+
+/// The words and header of a refused admin API call. They name no advertiser or offer.
+enum AdminRefusal {
+    static let challenge = #"Bearer realm="PopcornSwirl admin""#
+
+    static func detail(_ status: HTTPResponse.Status, enabled: Bool) -> String {
+        if status == .unauthorized { return "Send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`." }
+        return enabled ? "This admin token is not valid." : "The admin API is switched off: the server has no ADMIN_TOKEN."
     }
 }

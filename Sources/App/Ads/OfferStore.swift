@@ -16,38 +16,43 @@ public final class OfferStore: Sendable {
     let database: AppDatabase
     let clock: any AppClock
     private let cached = Mutex<Snapshot?>(nil)
-    private let refreshing = Mutex(false)
+    /// Concurrent page views that find the copy old share one database read.
+    private let loads = SingleFlight<Int, Snapshot, any Error>()
+    /// Bumped by every change: a read that started before it is not kept, nor shared with later callers.
+    private let generation = Mutex(0)
 
     init(database: AppDatabase, clock: any AppClock) {
         self.database = database
         self.clock = clock
     }
 
-    /// The current advertisers and offers. Only the first read (and the first after a change on this
-    /// server) waits for the database; an older copy is served while a fresh one loads in the background.
+    /// The current advertisers and offers: read from the database at most every `refreshInterval`
+    /// (and after a change on this server); if that read fails, the copy in memory still serves.
     func snapshot() async throws -> Snapshot {
         guard let current = cached.withLock({ $0 }) else { return try await load() }
-        if clock.now().timeIntervalSince(current.loadedAt) >= Self.refreshInterval,
-           refreshing.withLock({ busy in busy ? false : { busy = true; return true }() }) {
-            Task { [self] in
-                defer { refreshing.withLock { $0 = false } }
-                _ = try? await load()
-            }
-        }
-        return current
+        guard clock.now().timeIntervalSince(current.loadedAt) >= Self.refreshInterval else { return current }
+        return (try? await load()) ?? current
     }
 
     private func load() async throws -> Snapshot {
+        let started = generation.withLock { $0 }
+        return try await loads.run(started) { [self] in
+            do { return .success(try await read(started)) } catch { return .failure(error) }
+        }.get()
+    }
+
+    private func read(_ started: Int) async throws -> Snapshot {
         let now = clock.now()
         let advertisers = try await AdvertiserModel.query(on: database.db).all().map(Self.advertiser)
         let offers = try await OfferModel.query(on: database.db).sort(\.$id).all().compactMap(Self.offer)
         let fresh = Snapshot(advertisers: Dictionary(uniqueKeysWithValues: advertisers.map { ($0.id, $0) }), offers: offers, loadedAt: now)
-        cached.withLock { $0 = fresh }
+        if generation.withLock({ $0 }) == started { cached.withLock { $0 = fresh } }
         return fresh
     }
 
     /// After a change on this server: the next page reads the database again.
     func invalidate() {
+        generation.withLock { $0 += 1 }
         cached.withLock { $0 = nil }
     }
 

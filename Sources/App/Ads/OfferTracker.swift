@@ -29,6 +29,8 @@ public final class OfferTracker: Sendable {
     /// Impressions already queued today: repeat views skip the queue entirely.
     private let queued = Mutex<(day: String, keys: Set<Impression>)>(("", []))
     private let flushing = Mutex(false)
+    /// Set by `close()`: the database is about to shut down, so a timer's flush must not touch it.
+    private let closed = Mutex(false)
 
     init(database: AppDatabase, clock: any AppClock, logger: Logger, flushDelay: Duration = .seconds(1)) {
         self.database = database
@@ -63,9 +65,15 @@ public final class OfferTracker: Sendable {
         }
     }
 
+    /// Writes what is queued and stops the timers' flushes: call before the database closes.
+    public func close() async {
+        await flush()
+        closed.withLock { $0 = true }
+    }
+
     /// Writes every queued impression. Reports call this first, so they are always current.
     public func flush() async {
-        guard flushing.withLock({ busy in busy ? false : { busy = true; return true }() }) else { return }
+        guard !closed.withLock({ $0 }), flushing.withLock({ busy in busy ? false : { busy = true; return true }() }) else { return }
         defer { flushing.withLock { $0 = false } }
         while true {
             let batch: [Impression] = pending.withLock { queue in

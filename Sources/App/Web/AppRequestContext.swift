@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -8,10 +9,13 @@ public struct AppRequestContext: RequestContext {
     public var profileID: UUID?
     /// Who offers are counted and capped for: a hash of the `ps_visitor` cookie (set on the first visit).
     public var visitor: String = ""
+    /// The client's IP address, when the connection has one.
+    public let clientAddress: String?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
         self.profileID = nil
+        self.clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
     /// Pages are small forms; nothing legitimate posts more than this.
@@ -22,7 +26,15 @@ public struct AppRequestContext: RequestContext {
 /// random visitor id for counting and capping partner offers (no database row behind it).
 struct VisitorMiddleware: RouterMiddleware {
     static let visitorCookie = "ps_visitor"
+    /// Keyed per process, so the ids cannot be computed from outside.
+    private static let firstVisitKey = SessionService.newToken()
     let sessions: SessionService
+
+    /// 43 URL-safe characters, the format of the cookie.
+    static func firstVisitToken(address: String, userAgent: String) -> String {
+        Data(SHA256.hash(data: Data("\(firstVisitKey)|\(address)|\(userAgent.prefix(512))".utf8))).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
 
     func handle(
         _ request: Request, context: AppRequestContext,
@@ -38,7 +50,10 @@ struct VisitorMiddleware: RouterMiddleware {
         if let raw = request.cookies[Self.visitorCookie]?.value, raw.count == 43, raw.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
             context.visitor = SessionService.hash(raw)
         } else {
-            let token = SessionService.newToken()
+            // A first visit's id is derived from its address and browser, so a client that never keeps
+            // cookies (a crawler, a load generator) stays one visitor: its offers are capped and its
+            // impressions counted once a day instead of on every request.
+            let token = Self.firstVisitToken(address: context.clientAddress ?? "", userAgent: request.headers[.userAgent] ?? "")
             newVisitor = token
             context.visitor = SessionService.hash(token)
         }

@@ -222,7 +222,14 @@ struct TestApp {
                 config: config, database: database, http: upstream, clock: clock, logger: TestDatabase.logger, sleep: { _ in }
             )
             defer { try? FileManager.default.removeItem(atPath: config.posterCacheDirectory) }
-            return try await body(TestApp(services: services, upstream: upstream, clock: clock))
+            do {
+                let result = try await body(TestApp(services: services, upstream: upstream, clock: clock))
+                await services.offers.tracker.close()
+                return result
+            } catch {
+                await services.offers.tracker.close()
+                throw error
+            }
         }
     }
 

@@ -51,7 +51,8 @@ struct AdminAuth: Sendable {
     /// `Authorization: Bearer <ADMIN_TOKEN>` for the admin API: nil when accepted, else 401 (none) or 403 (wrong).
     func apiRefusal(_ request: Request) -> HTTPResponse.Status? {
         guard isEnabled else { return .forbidden }
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return .unauthorized }
+        // The scheme name is case-insensitive (RFC 9110).
+        guard let header = request.headers[.authorization], header.count > 7, header.prefix(7).lowercased() == "bearer " else { return .unauthorized }
         return accepts(token: String(header.dropFirst(7))) ? nil : .forbidden
     }
 
