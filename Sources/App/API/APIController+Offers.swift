@@ -286,7 +286,8 @@ extension Components.Schemas.AdminAdvertiser {
     init(_ advertiser: Advertiser) {
         self.init(
             id: advertiser.id, name: advertiser.name, description: advertiser.description, website: advertiser.website,
-            domains: advertiser.domains, logoURL: advertiser.logoImageID.map(Paths.offerImage) ?? Paths.offerPlaceholder, demo: advertiser.demo
+            domains: advertiser.domains, logoURL: advertiser.logoImageID.map(Paths.offerImage) ?? Paths.offerPlaceholder, demo: advertiser.demo,
+            active: advertiser.active
         )
     }
 }

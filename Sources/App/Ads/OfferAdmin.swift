@@ -78,6 +78,16 @@ public struct OfferAdmin: Sendable {
         }
     }
 
+    /// Pauses or resumes a whole shop; nil when there is no such shop.
+    func setAdvertiserActive(_ id: Int, _ active: Bool) async throws -> Advertiser? {
+        guard let row = try await AdvertiserModel.find(id, on: db) else { return nil }
+        row.pausedAt = active ? nil : clock.now()
+        row.updatedAt = clock.now()
+        try await row.update(on: db)
+        store.invalidate()
+        return OfferStore.advertiser(row)
+    }
+
     func deleteAdvertiser(_ id: Int) async throws -> Failure? {
         guard let row = try await AdvertiserModel.find(id, on: db) else { return .notFound }
         let count = try await OfferModel.query(on: db).filter(\.$advertiserID == id).count()

@@ -55,11 +55,11 @@ public final class OfferService: Sendable {
     }
 
     /// A live offer by id, read from the database (not the page copy), so a pause anywhere takes
-    /// effect at once. Nil: unknown, paused, expired, or its shop is gone.
+    /// effect at once. Nil: unknown, paused, expired, or its shop is gone or paused.
     func liveOffer(_ id: Int) async throws -> Offer? {
         guard let row = try await OfferModel.find(id, on: store.database.db), let offer = OfferStore.offer(row),
               offer.isLive(on: tracker.day()),
-              try await AdvertiserModel.find(offer.advertiserID, on: store.database.db) != nil
+              let shop = try await AdvertiserModel.find(offer.advertiserID, on: store.database.db), shop.pausedAt == nil
         else { return nil }
         return offer
     }
@@ -87,7 +87,7 @@ public final class OfferService: Sendable {
         }
         let now = clock.now()
         let capped = cap.capped(visitor: visitor, now: now)
-        let offers = snapshot.offers.filter { snapshot.advertisers[$0.advertiserID] != nil }
+        let offers = snapshot.offers.filter { snapshot.advertisers[$0.advertiserID]?.active == true }
         let ranked = OfferTargeting.rank(offers, day: tracker.day(now), kind: kind, isCapped: capped.contains, relevance: relevance)
         return (snapshot, ranked)
     }

@@ -63,7 +63,7 @@ public final class OfferStore: Sendable {
     static func advertiser(_ row: AdvertiserModel) -> Advertiser {
         Advertiser(
             id: row.id ?? 0, name: row.name, description: row.description, website: row.website,
-            domains: lines(row.domains), logoImageID: row.logoImageID, demo: row.demo
+            domains: lines(row.domains), logoImageID: row.logoImageID, demo: row.demo, active: row.pausedAt == nil
         )
     }
 

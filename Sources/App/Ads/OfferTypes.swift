@@ -10,6 +10,8 @@ public struct Advertiser: Sendable, Equatable {
     public var domains: [String]
     public var logoImageID: UUID?
     public var demo: Bool
+    /// A paused shop's offers are not shown.
+    public var active: Bool = true
 }
 
 /// Which titles an offer may appear next to.

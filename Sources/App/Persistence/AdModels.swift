@@ -12,6 +12,8 @@ final class AdvertiserModel: Model, @unchecked Sendable {
     @Field(key: "domains") var domains: String
     @OptionalField(key: "logo_image_id") var logoImageID: UUID?
     @Field(key: "demo") var demo: Bool
+    /// Set while the shop is paused: none of its offers is shown.
+    @OptionalField(key: "paused_at") var pausedAt: Date?
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 

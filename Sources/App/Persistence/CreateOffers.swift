@@ -19,6 +19,7 @@ struct CreateOffers: AsyncMigration {
             .field("domains", .string, .required)
             .field("logo_image_id", .uuid, .references(OfferImageModel.schema, .id, onDelete: .setNull))
             .field("demo", .bool, .required)
+            .field("paused_at", .datetime)
             .field("created_at", .datetime, .required)
             .field("updated_at", .datetime, .required)
             .create()

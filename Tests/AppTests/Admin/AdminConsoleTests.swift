@@ -255,3 +255,30 @@ extension TestClientProtocol {
         return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(data: body))
     }
 }
+
+@Suite("Advertiser console: pausing a shop")
+struct AdminShopPauseTests {
+    @Test("a paused shop's offers leave every page and their click-through is a 404; resuming brings them back")
+    func pauseShop() async throws {
+        try await AdminConsoleTests.withConsole { app in
+            try await app.test { client in
+                let cookie = try await AdminConsoleTests.signIn(client)
+                let csrf = try await AdminConsoleTests.csrf(client, cookie)
+                let offer = try #require(try await app.services.offerAdmin.offer(5))
+                #expect(try await client.get("/offers/5/go").status == .seeOther)
+                let paused = try await client.postForm("/admin/advertisers/\(offer.advertiserID)/pause", [("csrf", csrf)], cookie: cookie)
+                #expect(paused.status == .seeOther)
+                let dashboard = try await client.get("/admin/offers?done=shop-paused", cookie: cookie).text
+                #expect(dashboard.contains("Shop paused: none of its offers is shown.") && dashboard.contains("Shop paused</span>"))
+                #expect(try await client.get("/offers/5/go").status == .notFound)
+                let shopOffers = Set(try await app.services.offerAdmin.offers(advertiser: offer.advertiserID).map(\.id))
+                for path in ["/", "/movies?year=2025", "/shows"] {
+                    let html = try await client.get(path).text
+                    for id in shopOffers { #expect(!html.contains(#"data-offer-id="\#(id)""#), "\(path) shows offer \(id)") }
+                }
+                _ = try await client.postForm("/admin/advertisers/\(offer.advertiserID)/resume", [("csrf", csrf)], cookie: cookie)
+                #expect(try await client.get("/offers/5/go").status == .seeOther)
+            }
+        }
+    }
+}

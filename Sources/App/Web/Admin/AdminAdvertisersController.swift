@@ -19,6 +19,14 @@ struct AdminAdvertisersController {
         router.post("/admin/advertisers/:id") { request, context in
             try await offers.posted(request, context) { try await save(try offers.id(context), $0, $1) }
         }
+        for (action, active) in [("pause", false), ("resume", true)] {
+            router.post("/admin/advertisers/:id/\(action)") { request, context in
+                try await offers.posted(request, context) { _, _ in
+                    guard try await admin.setAdvertiserActive(try offers.id(context), active) != nil else { return try offers.missing() }
+                    return .redirect(to: Paths.adminOffers + "?done=shop-\(active ? "resumed" : "paused")", type: .normal)
+                }
+            }
+        }
         router.get("/admin/advertisers/:id/delete") { request, context in
             try await offers.signedIn(request) { session in
                 let id = try offers.id(context)

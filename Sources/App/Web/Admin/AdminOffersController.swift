@@ -91,18 +91,26 @@ struct AdminOffersController {
         let shops = try await admin.advertisers()
         let offers = try await admin.offers()
         let totals = try await admin.totals(range: range)
-        let names = Dictionary(uniqueKeysWithValues: shops.map { ($0.id, $0.name) })
+        let byID = Dictionary(uniqueKeysWithValues: shops.map { ($0.id, $0) })
         let flash: String? = switch request.uri.queryParameters["done"] {
         case "saved": "Saved."
         case "deleted": "Deleted."
         case "paused": "Paused: the offer is no longer shown."
         case "resumed": "Resumed: the offer shows again within its dates."
+        case "shop-paused": "Shop paused: none of its offers is shown."
+        case "shop-resumed": "Shop resumed: its live offers show again."
         default: nil
         }
         let page = AdminDashboardPage(
             csrf: session.csrf, range: AdminRangeView(from: range.from, to: range.to, error: rangeError),
             advertisers: shops.map { shop in AdminAdvertiserRow(shop, offerCount: offers.filter { $0.advertiserID == shop.id }.count, range: range) },
-            offers: offers.map { AdminOfferRow($0, advertiserName: names[$0.advertiserID] ?? "—", today: admin.today, totals: totals[$0.id] ?? (0, 0), range: range) },
+            offers: offers.map { offer in
+                let shop = byID[offer.advertiserID]
+                return AdminOfferRow(
+                    offer, advertiserName: shop?.name ?? "—", shopActive: shop?.active ?? false, today: admin.today,
+                    totals: totals[offer.id] ?? (0, 0), range: range
+                )
+            },
             flash: flash
         )
         return try renderer.response("admin_offers", page, status: rangeError == nil ? .ok : .badRequest)

@@ -18,6 +18,10 @@ struct AdminAdvertiserRow {
     let editURL: String
     let reportURL: String
     let deleteURL: String
+    let status: String
+    let statusClass: String
+    let toggleURL: String
+    let toggleLabel: String
 
     init(_ advertiser: Advertiser, offerCount: Int, range: ReportRange) {
         id = advertiser.id
@@ -30,6 +34,10 @@ struct AdminAdvertiserRow {
         editURL = Paths.adminAdvertiser(advertiser.id) + "/edit"
         reportURL = Paths.adminReport(Paths.adminAdvertiser(advertiser.id), range: range)
         deleteURL = Paths.adminAdvertiser(advertiser.id) + "/delete"
+        status = advertiser.active ? "Active" : "Paused"
+        statusClass = advertiser.active ? "status status-live" : "status status-paused"
+        toggleURL = Paths.adminAdvertiser(advertiser.id) + (advertiser.active ? "/pause" : "/resume")
+        toggleLabel = advertiser.active ? "Pause" : "Resume"
     }
 }
 
@@ -54,13 +62,13 @@ struct AdminOfferRow {
     let toggleLabel: String
     let deleteURL: String
 
-    init(_ offer: Offer, advertiserName: String, today: String, totals: (impressions: Int, clicks: Int), range: ReportRange) {
+    init(_ offer: Offer, advertiserName: String, shopActive: Bool, today: String, totals: (impressions: Int, clicks: Int), range: ReportRange) {
         id = offer.id
         headline = offer.headline
         self.advertiserName = advertiserName
         let status = offer.status(on: today)
-        self.status = status.rawValue.capitalized
-        statusClass = "status status-\(status.rawValue)"
+        self.status = shopActive || status != .live ? status.rawValue.capitalized : "Shop paused"
+        statusClass = "status status-\(shopActive ? status.rawValue : Offer.Status.paused.rawValue)"
         dates = "\(offer.startsOn) – \(offer.endsOn)"
         weight = offer.weight
         media = offer.media.label
