@@ -17,23 +17,38 @@ final class FrequencyCap: Sendable {
 
     /// The offers this visitor has already seen `limit` times within the window.
     func capped(visitor: String, now: Date) -> Set<Int> {
-        views.withLock { table in
-            guard let seen = table[visitor] else { return [] }
-            var counts: [Int: Int] = [:]
-            for view in seen where now.timeIntervalSince(view.at) < window { counts[view.offer, default: 0] += 1 }
-            return Set(counts.filter { $0.value >= limit }.keys)
-        }
+        views.withLock { Self.capped(in: $0[visitor] ?? [], now: now, window: window, limit: limit) }
     }
 
     /// One view of each offer (a page showing an offer twice counts it once).
     func record(visitor: String, offers: [Int], now: Date) {
-        guard !offers.isEmpty else { return }
+        views.withLock { record(in: &$0, visitor: visitor, offers: offers, now: now) }
+    }
+
+    /// In one step, so two pages opened at once by one visitor cannot both show an offer's last
+    /// allowed view: the ids of `ranked` this visitor may still see (in order), recording
+    /// `pick(thoseIDs)` as seen.
+    func claim(visitor: String, now: Date, ranked: [Int], pick: ([Int]) -> [Int]) -> [Int] {
         views.withLock { table in
-            if table[visitor] == nil, table.count >= maxVisitors { table = table.filter { $0.value.contains { now.timeIntervalSince($0.at) < window } } }
-            if table.count >= maxVisitors { table.removeAll(keepingCapacity: true) }
-            var seen = table[visitor, default: []].filter { now.timeIntervalSince($0.at) < window }
-            for offer in Set(offers).sorted() { seen.append((offer, now)) }
-            table[visitor] = seen
+            let capped = Self.capped(in: table[visitor] ?? [], now: now, window: window, limit: limit)
+            let allowed = ranked.filter { !capped.contains($0) }
+            record(in: &table, visitor: visitor, offers: pick(allowed), now: now)
+            return allowed
         }
+    }
+
+    private static func capped(in seen: [(offer: Int, at: Date)], now: Date, window: TimeInterval, limit: Int) -> Set<Int> {
+        var counts: [Int: Int] = [:]
+        for view in seen where now.timeIntervalSince(view.at) < window { counts[view.offer, default: 0] += 1 }
+        return Set(counts.filter { $0.value >= limit }.keys)
+    }
+
+    private func record(in table: inout [String: [(offer: Int, at: Date)]], visitor: String, offers: [Int], now: Date) {
+        guard !offers.isEmpty else { return }
+        if table[visitor] == nil, table.count >= maxVisitors { table = table.filter { $0.value.contains { now.timeIntervalSince($0.at) < window } } }
+        if table.count >= maxVisitors { table.removeAll(keepingCapacity: true) }
+        var seen = table[visitor, default: []].filter { now.timeIntervalSince($0.at) < window }
+        for offer in Set(offers).sorted() { seen.append((offer, now)) }
+        table[visitor] = seen
     }
 }

@@ -32,26 +32,22 @@ public final class OfferService: Sendable {
 
     /// The best offer for a title (the banner) and each related shop with its best offer.
     func forTitle(_ context: OfferContext, visitor: String) async -> TitleOffers {
-        guard let (snapshot, ranked) = await ranked(visitor: visitor, kind: context.title.kind, relevance: {
+        let pick = { (offers: [Offer]) in (offers.first.map { [$0] } ?? []) + OfferTargeting.bestPerAdvertiser(offers, limit: Self.shopLimit) }
+        guard let (snapshot, allowed) = await choose(visitor: visitor, kind: context.title.kind, relevance: {
             OfferTargeting.relevance($0, for: context)
-        }) else { return .none }
-        let shops = OfferTargeting.bestPerAdvertiser(ranked, limit: Self.shopLimit)
-        let shown = (ranked.first.map { [$0] } ?? []) + shops
-        count(shown, visitor: visitor)
+        }, pick: pick) else { return .none }
         return TitleOffers(
-            banner: ranked.first.flatMap { place($0, snapshot, title: context.title) },
-            shops: shops.compactMap { place($0, snapshot, title: context.title) }
+            banner: allowed.first.flatMap { place($0, snapshot, title: context.title) },
+            shops: OfferTargeting.bestPerAdvertiser(allowed, limit: Self.shopLimit).compactMap { place($0, snapshot, title: context.title) }
         )
     }
 
     /// Up to `slots` different offers for a listing's sponsored cards, best first.
     func forListing(_ listing: ListingContext, slots: Int, visitor: String) async -> [PlacedOffer] {
-        guard slots > 0, let (snapshot, ranked) = await ranked(visitor: visitor, kind: listing.kind, relevance: {
+        guard slots > 0, let (snapshot, allowed) = await choose(visitor: visitor, kind: listing.kind, relevance: {
             OfferTargeting.relevance($0, for: listing)
-        }) else { return [] }
-        let chosen = Array(ranked.prefix(slots))
-        count(chosen, visitor: visitor)
-        return chosen.compactMap { place($0, snapshot, title: nil) }
+        }, pick: { Array($0.prefix(slots)) }) else { return [] }
+        return allowed.prefix(slots).compactMap { place($0, snapshot, title: nil) }
     }
 
     /// A live offer by id, read from the database (not the page copy), so a pause anywhere takes
@@ -75,8 +71,10 @@ public final class OfferService: Sendable {
         return ClickThrough.destination(offer: offer, title: title, titleName: titleName, store: storeCode)
     }
 
-    private func ranked(
-        visitor: String, kind: MediaKind?, relevance: (Offer) -> Int
+    /// Ranks the live offers, drops those this visitor has seen too often, and counts what `pick`
+    /// takes from the rest (cap and impressions). Nil when the offers cannot be read.
+    private func choose(
+        visitor: String, kind: MediaKind?, relevance: (Offer) -> Int, pick: ([Offer]) -> [Offer]
     ) async -> (OfferStore.Snapshot, [Offer])? {
         let snapshot: OfferStore.Snapshot
         do {
@@ -86,15 +84,16 @@ public final class OfferService: Sendable {
             return nil
         }
         let now = clock.now()
-        let capped = cap.capped(visitor: visitor, now: now)
         let offers = snapshot.offers.filter { snapshot.advertisers[$0.advertiserID]?.active == true }
-        let ranked = OfferTargeting.rank(offers, day: tracker.day(now), kind: kind, isCapped: capped.contains, relevance: relevance)
-        return (snapshot, ranked)
-    }
-
-    private func count(_ offers: [Offer], visitor: String) {
-        cap.record(visitor: visitor, offers: offers.map(\.id), now: clock.now())
-        tracker.impressions(offers, visitor: visitor)
+        let ranked = OfferTargeting.rank(offers, day: tracker.day(now), kind: kind, isCapped: { _ in false }, relevance: relevance)
+        let byID = Dictionary(uniqueKeysWithValues: ranked.map { ($0.id, $0) })
+        var shown: [Offer] = []
+        let allowed = cap.claim(visitor: visitor, now: now, ranked: ranked.map(\.id)) { ids in
+            shown = pick(ids.compactMap { byID[$0] })
+            return shown.map(\.id)
+        }.compactMap { byID[$0] }
+        tracker.impressions(shown, visitor: visitor)
+        return (snapshot, allowed)
     }
 
     private func place(_ offer: Offer, _ snapshot: OfferStore.Snapshot, title: TitleRef?) -> PlacedOffer? {

@@ -28,7 +28,8 @@ public final class OfferTracker: Sendable {
     private let pending = Mutex<[Impression]>([])
     /// Impressions already queued today: repeat views skip the queue entirely.
     private let queued = Mutex<(day: String, keys: Set<Impression>)>(("", []))
-    private let flushing = Mutex(false)
+    /// One flush at a time; a caller that finds one running waits for it, then writes what is left.
+    private let flushLock = AsyncLock()
     /// Set by `close()`: the database is about to shut down, so a timer's flush must not touch it.
     private let closed = Mutex(false)
 
@@ -67,14 +68,22 @@ public final class OfferTracker: Sendable {
 
     /// Writes what is queued and stops the timers' flushes: call before the database closes.
     public func close() async {
-        await flush()
+        await flushLock.acquire()
+        await drain()
         closed.withLock { $0 = true }
+        await flushLock.release()
     }
 
-    /// Writes every queued impression. Reports call this first, so they are always current.
+    /// Writes every impression queued before the call (waiting for a flush already writing).
+    /// Reports call this first, so they are always current.
     public func flush() async {
-        guard !closed.withLock({ $0 }), flushing.withLock({ busy in busy ? false : { busy = true; return true }() }) else { return }
-        defer { flushing.withLock { $0 = false } }
+        await flushLock.acquire()
+        await drain()
+        await flushLock.release()
+    }
+
+    private func drain() async {
+        guard !closed.withLock({ $0 }) else { return }
         while true {
             let batch: [Impression] = pending.withLock { queue in
                 let batch = Array(queue.prefix(Self.batchSize))
@@ -162,5 +171,24 @@ public final class OfferTracker: Sendable {
             }
         }
         return totals
+    }
+}
+
+/// A lock held across suspension points (a Mutex cannot be): waiters resume in order.
+actor AsyncLock {
+    private var held = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func acquire() async {
+        guard held else {
+            held = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// Hands the lock to the next waiter, if any.
+    func release() {
+        if waiters.isEmpty { held = false } else { waiters.removeFirst().resume() }
     }
 }

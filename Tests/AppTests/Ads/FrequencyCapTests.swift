@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+@testable import App
+
+@Suite("Frequency cap: the same offer at most 3 times an hour per visitor")
+struct FrequencyCapTests {
+    let start = Date(timeIntervalSince1970: 1_795_000_000)
+
+    @Test("three views within the hour cap the offer; other offers and other visitors are unaffected")
+    func capsAfterThree() {
+        let cap = FrequencyCap()
+        cap.record(visitor: "alice", offers: [7, 8], now: start)
+        cap.record(visitor: "alice", offers: [7], now: start.addingTimeInterval(600))
+        #expect(cap.capped(visitor: "alice", now: start.addingTimeInterval(601)).isEmpty)
+        cap.record(visitor: "alice", offers: [7], now: start.addingTimeInterval(1200))
+        #expect(cap.capped(visitor: "alice", now: start.addingTimeInterval(1201)) == [7])
+        #expect(cap.capped(visitor: "bob", now: start.addingTimeInterval(1201)).isEmpty)
+    }
+
+    @Test("the window slides: an hour and a second after the first view the offer is shown again")
+    func windowSlides() {
+        let cap = FrequencyCap()
+        for minute in [0, 10, 20] { cap.record(visitor: "alice", offers: [7], now: start.addingTimeInterval(Double(minute) * 60)) }
+        #expect(cap.capped(visitor: "alice", now: start.addingTimeInterval(3599)) == [7])
+        #expect(cap.capped(visitor: "alice", now: start.addingTimeInterval(3601)).isEmpty)
+        // The third view still counts: one more view caps it again.
+        cap.record(visitor: "alice", offers: [7], now: start.addingTimeInterval(3602))
+        #expect(cap.capped(visitor: "alice", now: start.addingTimeInterval(3603)) == [7])
+    }
+
+    @Test("an offer shown twice on one page (banner and shop row) is one view")
+    func oneViewPerPage() {
+        let cap = FrequencyCap()
+        cap.record(visitor: "alice", offers: [7, 7], now: start)
+        cap.record(visitor: "alice", offers: [7, 7, 7], now: start.addingTimeInterval(1))
+        #expect(cap.capped(visitor: "alice", now: start.addingTimeInterval(2)).isEmpty)
+        cap.record(visitor: "alice", offers: [7], now: start.addingTimeInterval(3))
+        #expect(cap.capped(visitor: "alice", now: start.addingTimeInterval(4)) == [7])
+    }
+
+    @Test("a full visitor table makes room for a new visitor instead of growing")
+    func boundedVisitors() {
+        let cap = FrequencyCap(limit: 1, window: 3600, maxVisitors: 2)
+        cap.record(visitor: "a", offers: [1], now: start)
+        cap.record(visitor: "b", offers: [1], now: start)
+        cap.record(visitor: "c", offers: [1], now: start.addingTimeInterval(10))
+        #expect(cap.capped(visitor: "c", now: start.addingTimeInterval(11)) == [1])
+    }
+
+    @Test("OfferService: the 4th page for the same visitor gets the next best offer, others still the best; an hour later the best again")
+    func serviceSkipsCapped() async throws {
+        try await TestApp.with { app in
+            try await app.removeAllOffers()
+            let shop = try await app.addAdvertiser("Night Shop")
+            let best = try await app.addOffer(advertiser: shop, headline: "Best", genres: ["thriller"], weight: 9)
+            let next = try await app.addOffer(advertiser: shop, headline: "Next", genres: ["thriller"], weight: 5)
+            let offers = app.services.offers
+            let context = OfferFixtures.movie("Night Drive", genres: ["Thriller"], id: 1001)
+            for _ in 1...3 {
+                let page = await offers.forTitle(context, visitor: "alice")
+                #expect(page.banner?.offer.id == best)
+                #expect(page.shops.map(\.offer.id) == [best])
+            }
+            let fourth = await offers.forTitle(context, visitor: "alice")
+            #expect(fourth.banner?.offer.id == next)
+            #expect(fourth.shops.map(\.offer.id) == [next])
+            let other = await offers.forTitle(context, visitor: "bob")
+            #expect(other.banner?.offer.id == best)
+
+            app.clock.advance(3601)
+            let later = await offers.forTitle(context, visitor: "alice")
+            #expect(later.banner?.offer.id == best)
+        }
+    }
+
+    @Test("OfferService: a listing's sponsored card rotates to the next offer after three views")
+    func listingSkipsCapped() async throws {
+        try await TestApp.with { app in
+            try await app.removeAllOffers()
+            let shop = try await app.addAdvertiser("Night Shop")
+            let best = try await app.addOffer(advertiser: shop, headline: "Best", genres: ["drama"], weight: 9)
+            let next = try await app.addOffer(advertiser: shop, headline: "Next", genres: ["drama"], weight: 5)
+            let listing = ListingContext(titles: [("Quiet Autumn", ["Drama"])], kind: .movie)
+            var shown: [Int] = []
+            for _ in 1...4 {
+                shown += await app.services.offers.forListing(listing, slots: 1, visitor: "alice").map(\.offer.id)
+            }
+            #expect(shown == [best, best, best, next])
+            let other = await app.services.offers.forListing(listing, slots: 1, visitor: "bob")
+            #expect(other.map(\.offer.id) == [best])
+        }
+    }
+
+    @Test("when every relevant offer is capped the page shows none rather than repeating one")
+    func allCapped() async throws {
+        try await TestApp.with { app in
+            try await app.removeAllOffers()
+            let shop = try await app.addAdvertiser("Night Shop")
+            try await app.addOffer(advertiser: shop, headline: "Only", genres: ["thriller"])
+            let context = OfferFixtures.movie("Night Drive", genres: ["Thriller"], id: 1001)
+            for _ in 1...3 { _ = await app.services.offers.forTitle(context, visitor: "alice") }
+            let fourth = await app.services.offers.forTitle(context, visitor: "alice")
+            #expect(fourth.banner == nil)
+            #expect(fourth.shops.isEmpty)
+        }
+    }
+}
