@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import json
 import urllib.error
+from pathlib import Path
 import urllib.request
 
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.support.ui import WebDriverWait
+
+
+CATALOG_DIR = Path(__file__).resolve().parent.parent / "Sources" / "App" / "Resources" / "catalog"
+
+
+def catalogue_film(track_id: int) -> dict:
+    """A film of the bundled catalogue (the stub upstream serves the same files)."""
+    for path in sorted(CATALOG_DIR.glob("movies-*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for entry in data["results"] if isinstance(data, dict) else data:
+            if entry["trackId"] == track_id:
+                return entry
+    raise LookupError(track_id)
 
 
 def until(driver, condition, timeout: float = 10, message: str = ""):

@@ -17,7 +17,6 @@ files see the same offers as before (its horror targeting would otherwise win ma
 from __future__ import annotations
 
 import html
-import json
 import shutil
 import ssl
 import subprocess
@@ -29,10 +28,9 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import ADMIN_TOKEN, PHONE_SIZE, REPO_ROOT, _browser, wait_for
-from helpers import click, mark_page, same_page, status_of, until
+from conftest import ADMIN_TOKEN, PHONE_SIZE, _browser, wait_for
+from helpers import catalogue_film, click, mark_page, same_page, status_of, until
 
-CATALOG_DIR = REPO_ROOT / "Sources" / "App" / "Resources" / "catalog"
 SHOP_HOST = "shop.test"
 
 # A film of the current year's catalogue (which the stub serves as iTunes' answers). Its only
@@ -151,15 +149,6 @@ def shop_browser(request, stub_shop):
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def catalogue_film(track_id: int) -> dict:
-    for path in sorted(CATALOG_DIR.glob("movies-*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for entry in data["results"] if isinstance(data, dict) else data:
-            if entry["trackId"] == track_id:
-                return entry
-    raise LookupError(track_id)
 
 
 def text_of(element) -> str:

@@ -21,9 +21,8 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import REPO_ROOT, wait_for
-from helpers import post_form, until, click, wait_dialog, mark_page, same_page, status_of
+from helpers import catalogue_film, post_form, until, click, wait_dialog, mark_page, same_page, status_of
 
-CATALOG_DIR = REPO_ROOT / "Sources" / "App" / "Resources" / "catalog"
 OMDB_FIXTURE = REPO_ROOT / "Tests" / "AppTests" / "Fixtures" / "omdb" / "movies.json"
 
 MIDSOMMAR = 9100000046  # in OMDb's fixture (tt8772262)
@@ -40,15 +39,6 @@ ADD_TO_COLLECTION = "Add to collection"
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def catalogue_film(track_id: int) -> dict:
-    for path in sorted(CATALOG_DIR.glob("movies-*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        for entry in data["results"] if isinstance(data, dict) else data:
-            if entry["trackId"] == track_id:
-                return entry
-    raise LookupError(track_id)
 
 
 def omdb_film(title: str) -> dict:

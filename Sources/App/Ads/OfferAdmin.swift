@@ -43,20 +43,8 @@ public struct OfferAdmin: Sendable {
         }
         do {
             let now = clock.now()
-            let row: AdvertiserModel
-            if let id {
-                guard let existing = try await AdvertiserModel.find(id, on: db) else { throw Failure.notFound }
-                row = existing
-            } else {
-                row = AdvertiserModel()
-                row.demo = false
-                row.createdAt = now
-            }
-            row.name = valid.name
-            row.description = valid.description
-            row.website = valid.website
-            row.domains = valid.domains.joined(separator: "\n")
-            row.updatedAt = now
+            let row = try await existingOrNew(AdvertiserModel.self, id, now: now)
+            row.apply(valid, now: now)
             let image = logo.map { OfferImageModel(contentType: $0.contentType, bytes: $0.bytes, now: now) }
                 ?? (row.logoImageID == nil ? OfferImageModel(
                     contentType: "image/svg+xml",
@@ -107,28 +95,8 @@ public struct OfferAdmin: Sendable {
             case .failure(let failure): throw Failure.invalid(failure)
             }
             let now = clock.now()
-            let row: OfferModel
-            if let id {
-                guard let existing = try await OfferModel.find(id, on: db) else { throw Failure.notFound }
-                row = existing
-            } else {
-                row = OfferModel()
-                row.demo = false
-                row.createdAt = now
-            }
-            row.advertiserID = valid.advertiserID
-            row.headline = valid.headline
-            row.description = valid.description
-            row.priceText = valid.priceText
-            row.landingURL = valid.landingURL
-            row.genres = valid.genres.joined(separator: "\n")
-            row.keywords = valid.keywords.joined(separator: "\n")
-            row.media = valid.media.rawValue
-            row.startsOn = valid.startsOn
-            row.endsOn = valid.endsOn
-            row.weight = valid.weight
-            row.active = valid.active
-            row.updatedAt = now
+            let row = try await existingOrNew(OfferModel.self, id, now: now)
+            row.apply(valid, now: now)
             let picture = image.map { OfferImageModel(contentType: $0.contentType, bytes: $0.bytes, now: now) }
             try await db.transaction { db in
                 if let picture {
@@ -174,4 +142,11 @@ public struct OfferAdmin: Sendable {
     }
 
     var today: String { tracker.day() }
+
+    /// The row to update (`id` given; `notFound` if gone) or a new, non-demo one.
+    private func existingOrNew<Row: AdRow>(_ type: Row.Type, _ id: Int?, now: Date) async throws -> Row {
+        guard let id else { return Row(demo: false, now: now) }
+        guard let existing = try await Row.find(id, on: db) else { throw Failure.notFound }
+        return existing
+    }
 }

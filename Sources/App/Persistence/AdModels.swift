@@ -64,3 +64,48 @@ final class OfferImageModel: Model, @unchecked Sendable {
         createdAt = now
     }
 }
+
+/// Shops and offers: integer ids, a demo flag and creation time, filled from validated values.
+protocol AdRow: Model where IDValue == Int {
+    init(demo: Bool, now: Date)
+}
+
+extension AdvertiserModel: AdRow {
+    convenience init(demo: Bool, now: Date) {
+        self.init()
+        self.demo = demo
+        createdAt = now
+    }
+
+    func apply(_ valid: OfferRules.ValidAdvertiser, now: Date) {
+        name = valid.name
+        description = valid.description
+        website = valid.website
+        domains = valid.domains.joined(separator: "\n")
+        updatedAt = now
+    }
+}
+
+extension OfferModel: AdRow {
+    convenience init(demo: Bool, now: Date) {
+        self.init()
+        self.demo = demo
+        createdAt = now
+    }
+
+    func apply(_ valid: OfferRules.ValidOffer, now: Date) {
+        advertiserID = valid.advertiserID
+        headline = valid.headline
+        description = valid.description
+        priceText = valid.priceText
+        landingURL = valid.landingURL
+        genres = valid.genres.joined(separator: "\n")
+        keywords = valid.keywords.joined(separator: "\n")
+        media = valid.media.rawValue
+        startsOn = valid.startsOn
+        endsOn = valid.endsOn
+        weight = valid.weight
+        active = valid.active
+        updatedAt = now
+    }
+}

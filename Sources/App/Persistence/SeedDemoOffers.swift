@@ -38,36 +38,21 @@ struct SeedDemoOffers: AsyncMigration {
             for shop in file.advertisers {
                 let logo = OfferImageModel(contentType: "image/svg+xml", bytes: GeneratedLogo.svg(monogram: shop.monogram, color: shop.color), now: now)
                 try await logo.create(on: db)
-                let row = AdvertiserModel()
-                row.name = shop.name
-                row.description = shop.description
-                row.website = shop.website
-                row.domains = shop.domains.joined(separator: "\n")
+                let row = AdvertiserModel(demo: true, now: now)
+                row.apply(.init(name: shop.name, description: shop.description, website: shop.website, domains: shop.domains), now: now)
                 row.logoImageID = logo.id
-                row.demo = true
-                row.createdAt = now
-                row.updatedAt = now
                 try await row.create(on: db)
                 ids[shop.key] = row.id
             }
             for product in file.offers {
                 guard let advertiser = ids[product.advertiser] else { continue }
-                let row = OfferModel()
-                row.advertiserID = advertiser
-                row.headline = product.headline
-                row.description = product.description
-                row.priceText = product.priceText
-                row.landingURL = product.landingURL
-                row.genres = product.genres.joined(separator: "\n")
-                row.keywords = product.keywords.joined(separator: "\n")
-                row.media = product.media
-                row.startsOn = Self.startsOn
-                row.endsOn = Self.endsOn
-                row.weight = product.weight
-                row.active = true
-                row.demo = true
-                row.createdAt = now
-                row.updatedAt = now
+                let row = OfferModel(demo: true, now: now)
+                row.apply(.init(
+                    advertiserID: advertiser, headline: product.headline, description: product.description, priceText: product.priceText,
+                    landingURL: product.landingURL, genres: product.genres, keywords: product.keywords,
+                    media: OfferMedia(rawValue: product.media) ?? .both, startsOn: Self.startsOn, endsOn: Self.endsOn,
+                    weight: product.weight, active: true
+                ), now: now)
                 try await row.create(on: db)
             }
         }

@@ -69,13 +69,10 @@ struct AdminAdvertisersController {
         draft.description = form.value("description")
         draft.website = form.value("website")
         draft.domains = form.value("domains")
-        var logo: UploadedImage?
-        if let file = form.files["logo"] {
-            guard let valid = UploadedImage(bytes: file.data) else {
-                let failure = ValidationFailure(problems: ["logo": "The logo must be a PNG, JPEG or WebP file of at most \(UploadedImage.maxBytes / 1024) KB."])
-                return try self.form(id, draft, session, logoURL: nil, failure: failure)
-            }
-            logo = valid
+        let logo: UploadedImage?
+        switch form.image("logo", label: "The logo") {
+        case .success(let upload): logo = upload
+        case .failure(let failure): return try self.form(id, draft, session, logoURL: nil, failure: failure)
         }
         do {
             _ = try await admin.saveAdvertiser(id, draft, logo: logo)

@@ -153,13 +153,10 @@ struct AdminOffersController {
         draft.endsOn = form.value("ends")
         draft.weight = form.value("weight")
         draft.active = form.value("active") == "1"
-        var image: UploadedImage?
-        if let file = form.files["image"] {
-            guard let valid = UploadedImage(bytes: file.data) else {
-                let failure = ValidationFailure(problems: ["image": "The image must be a PNG, JPEG or WebP file of at most \(UploadedImage.maxBytes / 1024) KB."])
-                return try await renderOfferForm(id, draft, session, imageURL: nil, failure: failure)
-            }
-            image = valid
+        let image: UploadedImage?
+        switch form.image("image", label: "The image") {
+        case .success(let upload): image = upload
+        case .failure(let failure): return try await renderOfferForm(id, draft, session, imageURL: nil, failure: failure)
         }
         do {
             _ = try await admin.saveOffer(id, draft, image: image)

@@ -141,7 +141,7 @@ struct AdminOfferFormPage {
         active = draft.active
         self.imageURL = imageURL
         errors = failure?.problems ?? [:]
-        errorSummary = failure.map { "Please fix \($0.problems.count == 1 ? "this" : "these \($0.problems.count)"): \($0.summary)" }
+        errorSummary = failure?.formSummary
     }
 }
 
@@ -168,7 +168,7 @@ struct AdminAdvertiserFormPage {
         domains = draft.domains
         self.logoURL = logoURL
         errors = failure?.problems ?? [:]
-        errorSummary = failure.map { "Please fix \($0.problems.count == 1 ? "this" : "these \($0.problems.count)"): \($0.summary)" }
+        errorSummary = failure?.formSummary
     }
 }
 

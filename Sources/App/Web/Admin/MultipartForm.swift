@@ -14,6 +14,16 @@ struct MultipartForm {
     private(set) var files: [String: File] = [:]
 
     func value(_ name: String) -> String { fields[name]?.first ?? "" }
+
+    /// The uploaded image in field `name`: nil when none was chosen, a failure naming `label` when
+    /// the file is not a PNG, JPEG or WebP within the size limit.
+    func image(_ name: String, label: String) -> Result<UploadedImage?, ValidationFailure> {
+        guard let file = files[name] else { return .success(nil) }
+        guard let image = UploadedImage(bytes: file.data) else {
+            return .failure(ValidationFailure(problems: [name: "\(label) must be a PNG, JPEG or WebP file of at most \(UploadedImage.maxBytes / 1024) KB."]))
+        }
+        return .success(image)
+    }
     func values(_ name: String) -> [String] { fields[name] ?? [] }
 
     enum Failure: Error { case notMultipart, malformed }
