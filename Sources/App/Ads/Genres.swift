@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One genre vocabulary for targeting: iTunes ("Action & Adventure", "Kids & Family") and TVMaze
 /// ("Science-Fiction", "Children") name genres differently; offers target the canonical keys.
@@ -21,19 +22,33 @@ enum Genres {
         "sport": "sports", "historical": "history", "animated": "animation", "romantic comedy": "romance",
     ]
 
+    /// Upstream genre names seen so far → their keys (a few dozen names; listings map hundreds of cards).
+    private static let known = Mutex<[String: Set<String>]>([:])
+
     /// Canonical keys for upstream genre names: "Action & Adventure" → action, adventure.
     static func canonical(_ names: [String]) -> Set<String> {
         var keys = Set<String>()
         for name in names {
-            let whole = name.lowercased().trimmingCharacters(in: .whitespaces)
-            if let key = synonyms[whole] ?? (Self.keys.contains(whole) ? whole : nil) {
-                keys.insert(key)
-                continue
+            if let hit = known.withLock({ $0[name] }) {
+                keys.formUnion(hit)
+            } else {
+                let mapped = canonical(name)
+                known.withLock { table in
+                    if table.count < 10_000 { table[name] = mapped }
+                }
+                keys.formUnion(mapped)
             }
-            for part in whole.split(whereSeparator: { $0 == "&" || $0 == "," || $0 == "/" }) {
-                let word = part.trimmingCharacters(in: .whitespaces)
-                if let key = synonyms[word] ?? (Self.keys.contains(word) ? word : nil) { keys.insert(key) }
-            }
+        }
+        return keys
+    }
+
+    private static func canonical(_ name: String) -> Set<String> {
+        let whole = name.lowercased().trimmingCharacters(in: .whitespaces)
+        if let key = synonyms[whole] ?? (Self.keys.contains(whole) ? whole : nil) { return [key] }
+        var keys = Set<String>()
+        for part in whole.split(whereSeparator: { $0 == "&" || $0 == "," || $0 == "/" }) {
+            let word = part.trimmingCharacters(in: .whitespaces)
+            if let key = synonyms[word] ?? (Self.keys.contains(word) ? word : nil) { keys.insert(key) }
         }
         return keys
     }

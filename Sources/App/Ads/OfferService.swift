@@ -1,11 +1,14 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// Chooses, places and counts partner offers. Pages call it and never fail because of it: any
 /// error means "no offers on this page".
 public final class OfferService: Sendable {
     /// Advertisers listed under "Shop related products".
     static let shopLimit = 6
+    /// Listing rankings (before the cap) per listing key, kind, day and offers copy: a busy listing is ranked once.
+    private let rankings = Mutex<[String: [Offer]]>([:])
 
     let store: OfferStore
     let tracker: OfferTracker
@@ -33,7 +36,7 @@ public final class OfferService: Sendable {
     /// The best offer for a title (the banner) and each related shop with its best offer.
     func forTitle(_ context: OfferContext, visitor: String) async -> TitleOffers {
         let pick = { (offers: [Offer]) in (offers.first.map { [$0] } ?? []) + OfferTargeting.bestPerAdvertiser(offers, limit: Self.shopLimit) }
-        guard let (snapshot, allowed) = await choose(visitor: visitor, kind: context.title.kind, relevance: {
+        guard let (snapshot, allowed) = await choose(visitor: visitor, kind: context.title.kind, memoKey: nil, relevance: {
             OfferTargeting.relevance($0, for: context)
         }, pick: pick) else { return .none }
         return TitleOffers(
@@ -44,7 +47,7 @@ public final class OfferService: Sendable {
 
     /// Up to `slots` different offers for a listing's sponsored cards, best first.
     func forListing(_ listing: ListingContext, slots: Int, visitor: String) async -> [PlacedOffer] {
-        guard slots > 0, let (snapshot, allowed) = await choose(visitor: visitor, kind: listing.kind, relevance: {
+        guard slots > 0, let (snapshot, allowed) = await choose(visitor: visitor, kind: listing.kind, memoKey: listing.key, relevance: {
             OfferTargeting.relevance($0, for: listing)
         }, pick: { Array($0.prefix(slots)) }) else { return [] }
         return allowed.prefix(slots).compactMap { place($0, snapshot, title: nil) }
@@ -74,7 +77,7 @@ public final class OfferService: Sendable {
     /// Ranks the live offers, drops those this visitor has seen too often, and counts what `pick`
     /// takes from the rest (cap and impressions). Nil when the offers cannot be read.
     private func choose(
-        visitor: String, kind: MediaKind?, relevance: (Offer) -> Int, pick: ([Offer]) -> [Offer]
+        visitor: String, kind: MediaKind?, memoKey: String?, relevance: (Offer) -> Int, pick: ([Offer]) -> [Offer]
     ) async -> (OfferStore.Snapshot, [Offer])? {
         let snapshot: OfferStore.Snapshot
         do {
@@ -84,8 +87,21 @@ public final class OfferService: Sendable {
             return nil
         }
         let now = clock.now()
-        let offers = snapshot.offers.filter { snapshot.advertisers[$0.advertiserID]?.active == true }
-        let ranked = OfferTargeting.rank(offers, day: tracker.day(now), kind: kind, isCapped: { _ in false }, relevance: relevance)
+        let day = tracker.day(now)
+        let memo = memoKey.map { "\($0)|\(kind?.rawValue ?? "any")|\(day)|\(snapshot.version)" }
+        let ranked: [Offer]
+        if let memo, let hit = rankings.withLock({ $0[memo] }) {
+            ranked = hit
+        } else {
+            let offers = snapshot.offers.filter { snapshot.advertisers[$0.advertiserID]?.active == true }
+            ranked = OfferTargeting.rank(offers, day: day, kind: kind, isCapped: { _ in false }, relevance: relevance)
+            if let memo {
+                rankings.withLock { table in
+                    if table.count >= 512 { table.removeAll(keepingCapacity: true) }
+                    table[memo] = ranked
+                }
+            }
+        }
         let byID = Dictionary(uniqueKeysWithValues: ranked.map { ($0.id, $0) })
         var shown: [Offer] = []
         let allowed = cap.claim(visitor: visitor, now: now, ranked: ranked.map(\.id)) { ids in

@@ -11,6 +11,8 @@ public final class OfferStore: Sendable {
         let advertisers: [Int: Advertiser]
         let offers: [Offer]
         let loadedAt: Date
+        /// Different for every read: what was computed from one copy is valid while it is current.
+        let version: Int
     }
 
     let database: AppDatabase
@@ -20,6 +22,7 @@ public final class OfferStore: Sendable {
     private let loads = SingleFlight<Int, Snapshot, any Error>()
     /// Bumped by every change: a read that started before it is not kept, nor shared with later callers.
     private let generation = Mutex(0)
+    private let reads = Mutex(0)
 
     init(database: AppDatabase, clock: any AppClock) {
         self.database = database
@@ -45,7 +48,10 @@ public final class OfferStore: Sendable {
         let now = clock.now()
         let advertisers = try await AdvertiserModel.query(on: database.db).all().map(Self.advertiser)
         let offers = try await OfferModel.query(on: database.db).sort(\.$id).all().compactMap(Self.offer)
-        let fresh = Snapshot(advertisers: Dictionary(uniqueKeysWithValues: advertisers.map { ($0.id, $0) }), offers: offers, loadedAt: now)
+        let fresh = Snapshot(
+            advertisers: Dictionary(uniqueKeysWithValues: advertisers.map { ($0.id, $0) }), offers: offers, loadedAt: now,
+            version: reads.withLock { $0 += 1; return $0 }
+        )
         if generation.withLock({ $0 }) == started { cached.withLock { $0 = fresh } }
         return fresh
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Chooses offers by relevance. Pure and deterministic: the same offers, title and visitor
 /// history always give the same order (ties go to the lower offer id).
@@ -52,18 +53,40 @@ enum OfferTargeting {
 
 /// What a listing page shows, for choosing its sponsored cards.
 public struct ListingContext: Sendable {
+    /// Names the listing (path + catalogue answer): listings with one key have the same titles, so
+    /// their ranking is computed once per offers copy and day.
+    let key: String?
     let genreCounts: [String: Int]
-    let text: String
     let kind: MediaKind?
+    private let names: FoldedText
+
+    /// Every title's name, folded for keyword matching (computed on first use: a memoized ranking never needs it).
+    var text: String { names.value }
 
     /// `titles`: each card's name and upstream genre names. `kind` nil for pages mixing films and shows.
-    init(titles: [(name: String, genres: [String])], kind: MediaKind?) {
+    init(titles: [(name: String, genres: [String])], kind: MediaKind?, key: String? = nil) {
         var counts: [String: Int] = [:]
         for title in titles {
             for genre in Genres.canonical(title.genres) { counts[genre, default: 0] += 1 }
         }
         genreCounts = counts
-        text = Keywords.fold(titles.map(\.name).joined(separator: " · "))
+        names = FoldedText(titles.map(\.name).joined(separator: " · "))
         self.kind = kind
+        self.key = key
+    }
+}
+
+/// Text folded once, when first needed.
+final class FoldedText: Sendable {
+    private let raw: String
+    private let folded = Mutex<String?>(nil)
+
+    init(_ raw: String) { self.raw = raw }
+
+    var value: String {
+        if let done = folded.withLock({ $0 }) { return done }
+        let text = Keywords.fold(raw)
+        folded.withLock { $0 = text }
+        return text
     }
 }

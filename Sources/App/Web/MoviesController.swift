@@ -37,19 +37,20 @@ struct MoviesController {
         let list = await services.catalog.movies(year: year)
         let returnTo = yearParameter == nil ? Paths.home : Paths.movies(year: year)
         // Anonymous visitors all see the same bytes: render once per catalogue answer.
-        let listing = ListingContext(movies: list.movies)
+        let key = "\(returnTo)|\(list.source.identity)"
         guard let profile = context.profileID else {
-            let key = "\(returnTo)|\(list.source.identity)"
-            let pieces = try sharedPages.get(key) ?? sharedPages.put(key, renderer.html("movies", MoviesPage(
+            let page = try sharedPages.get(key) ?? sharedPages.put(key, renderer.html("movies", MoviesPage(
                 year: year, currentYear: currentYear, cards: list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) },
                 source: list.source
-            )))
-            return await renderer.listingResponse(pieces, listing: listing, offers: services.offers, visitor: context.visitor)
+            )), listing: ListingContext(movies: list.movies, key: key))
+            return await renderer.listingResponse(page.pieces, listing: page.listing, offers: services.offers, visitor: context.visitor)
         }
         let states = try await services.library.states(profile: profile, movieIDs: list.movies.map(\.id))
         let cards = list.movies.map { MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo) }
         let page = MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source)
-        return try await renderer.listingResponse("movies", page, listing: listing, offers: services.offers, visitor: context.visitor)
+        return try await renderer.listingResponse(
+            "movies", page, listing: ListingContext(movies: list.movies, key: key), offers: services.offers, visitor: context.visitor
+        )
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {

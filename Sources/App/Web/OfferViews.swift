@@ -66,13 +66,14 @@ enum SponsoredSlots {
         html.components(separatedBy: marker).map { ByteBuffer(string: $0) }
     }
 
-    /// The pieces joined with one card per marker; markers without a card stay empty.
-    static func join(_ pieces: [ByteBuffer], cards: [String]) -> ByteBuffer {
-        var out = ByteBuffer()
-        out.reserveCapacity(pieces.reduce(0) { $0 + $1.readableBytes } + cards.reduce(0) { $0 + $1.utf8.count })
+    /// The pieces with one card per marker (markers without a card stay empty), as buffers written
+    /// one after the other: the shared pieces are never copied.
+    static func join(_ pieces: [ByteBuffer], cards: [String]) -> [ByteBuffer] {
+        var out: [ByteBuffer] = []
+        out.reserveCapacity(pieces.count * 2)
         for (index, piece) in pieces.enumerated() {
-            if index > 0, index - 1 < cards.count { out.writeString(cards[index - 1]) }
-            out.writeImmutableBuffer(piece)
+            if index > 0, index - 1 < cards.count { out.append(ByteBuffer(string: cards[index - 1])) }
+            out.append(piece)
         }
         return out
     }
@@ -84,7 +85,7 @@ extension PageRenderer {
         let slots = pieces.count - 1
         let chosen = slots > 0 ? await offers.forListing(listing, slots: slots, visitor: visitor) : []
         let cards = chosen.compactMap { try? html("sponsored_card", OfferCardView($0)) }
-        return Self.htmlResponse(SponsoredSlots.join(pieces, cards: cards))
+        return Self.htmlResponse(ResponseBody(contentsOf: SponsoredSlots.join(pieces, cards: cards)))
     }
 
     func listingResponse(_ template: String, _ view: Any, listing: ListingContext, offers: OfferService, visitor: String) async throws -> Response {
@@ -104,11 +105,12 @@ extension OfferContext {
 }
 
 extension ListingContext {
-    init(movies: [Movie]) {
-        self.init(titles: movies.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: .movie)
+    /// `key`: the page and catalogue answer the films came from (see `ListingContext.key`).
+    init(movies: [Movie], key: String) {
+        self.init(titles: movies.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: .movie, key: key)
     }
 
-    init(shows: [Show]) {
-        self.init(titles: shows.map { ($0.name, $0.genres) }, kind: .show)
+    init(shows: [Show], key: String) {
+        self.init(titles: shows.map { ($0.name, $0.genres) }, kind: .show, key: key)
     }
 }

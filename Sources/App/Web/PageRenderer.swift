@@ -26,10 +26,14 @@ struct PageRenderer: Sendable {
     }
 
     static func htmlResponse(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
+        htmlResponse(ResponseBody(byteBuffer: body), status: status)
+    }
+
+    static func htmlResponse(_ body: ResponseBody, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-cache"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: body))
+        return Response(status: status, headers: headers, body: body)
     }
 }
 

@@ -5,24 +5,30 @@ import Synchronization
 /// its sponsored-card slots (`SponsoredSlots`). Keys include the catalogue answer's identity, so
 /// new data never meets an old page.
 final class RenderedPageCache: Sendable {
+    /// A page's pieces and what its sponsored cards are chosen for.
+    struct Entry: Sendable {
+        let pieces: [ByteBuffer]
+        let listing: ListingContext
+    }
+
     let capacity: Int
-    private let pages = Mutex<[String: [ByteBuffer]]>([:])
+    private let pages = Mutex<[String: Entry]>([:])
 
     init(capacity: Int = 256) {
         self.capacity = capacity
     }
 
-    func get(_ key: String) -> [ByteBuffer]? {
+    func get(_ key: String) -> Entry? {
         pages.withLock { $0[key] }
     }
 
-    /// Stores and returns the page's pieces; a full cache starts over rather than tracking recency.
-    func put(_ key: String, _ html: String) -> [ByteBuffer] {
-        let pieces = SponsoredSlots.split(html)
+    /// Stores and returns the page; a full cache starts over rather than tracking recency.
+    func put(_ key: String, _ html: String, listing: ListingContext) -> Entry {
+        let entry = Entry(pieces: SponsoredSlots.split(html), listing: listing)
         pages.withLock { table in
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-            table[key] = pieces
+            table[key] = entry
         }
-        return pieces
+        return entry
     }
 }
