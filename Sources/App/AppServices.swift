@@ -10,6 +10,7 @@ public struct AppServices: Sendable {
     public let shows: ShowCatalog
     public let library: LibraryService
     public let sessions: SessionService
+    public let accounts: AccountService
     public let posters: PosterService
     public let search: SearchService
     public let offers: OfferService
@@ -73,7 +74,8 @@ public struct AppServices: Sendable {
         offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock)
         adminAuth = AdminAuth(token: config.adminToken, clock: clock)
         library = LibraryService(database: database, clock: clock)
-        sessions = SessionService(database: database, clock: clock)
+        sessions = SessionService(database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400)
+        accounts = AccountService(database: database, sessions: sessions, library: library, clock: clock)
         posters = PosterService(
             directory: config.posterCacheDirectory, http: http, imageBaseURL: config.imageBaseURL, offline: config.offline,
             breaker: HostBreaker(coolDown: 30, clock: clock), logger: logger

@@ -42,6 +42,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     shows.register(on: router)
     SearchController(services: services, renderer: renderer).register(on: router)
     OffersController(services: services, renderer: renderer).register(on: router)
+    AccountController(services: services, renderer: renderer).register(on: router)
     let gate = AdminGate(auth: services.adminAuth, renderer: renderer)
     gate.register(on: router)
     let adminOffers = AdminOffersController(services: services, renderer: renderer, gate: gate)

@@ -8,7 +8,7 @@ struct PopcornSwirlCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "popcornswirl",
         abstract: "PopcornSwirl: movies by release year, favourites, watched list and notes.",
-        subcommands: [Serve.self, Migrate.self],
+        subcommands: [Serve.self, Migrate.self, CreateAdmin.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -44,5 +44,40 @@ struct Migrate: AsyncParsableCommand {
         let database = try await AppDatabase.open(config.storage, logger: logger)
         await database.shutdown()
         print("migrations applied")
+    }
+}
+
+struct CreateAdmin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-admin",
+        abstract: "Create an admin account (or make an existing account admin). The password is read from standard input, never from the command line."
+    )
+
+    @Option(help: "The admin's username (3 to 32 letters, digits, dots, dashes or underscores).")
+    var username: String
+
+    func run() async throws {
+        print("Password (at least 12 characters), then Enter:")
+        guard let password = readLine(strippingNewline: true), !password.isEmpty else {
+            throw ValidationError("No password was given on standard input.")
+        }
+        let config = try AppConfig.fromEnvironment()
+        var logger = Logger(label: "popcornswirl")
+        logger.logLevel = .warning
+        let database = try await AppDatabase.open(config.storage, logger: logger)
+        let http = AsyncHTTPUpstream()
+        let outcome: Result<AccountService.Account, any Error>
+        do {
+            let services = try AppServices(config: config, database: database, http: http, logger: logger)
+            outcome = .success(try await services.accounts.createAdmin(username: username, password: password))
+        } catch {
+            outcome = .failure(error)
+        }
+        await http.shutdown()
+        await database.shutdown()
+        switch outcome {
+        case .success(let account): print("admin account “\(account.username)” is ready")
+        case .failure(let error): throw ValidationError("\(error)")
+        }
     }
 }

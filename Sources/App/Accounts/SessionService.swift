@@ -3,21 +3,26 @@ import FluentKit
 import Foundation
 import Synchronization
 
-/// Visitor profiles behind an opaque session cookie. The cookie holds 32 random bytes; the
-/// database keeps only their SHA-256, so a leaked database does not leak live sessions.
+/// Profiles behind an opaque session cookie. The cookie holds 32 random bytes; the database keeps
+/// only their SHA-256, so a leaked database does not leak live sessions. Sessions live in the
+/// database, so every server sees a sign-out within `recheckInterval`.
 public final class SessionService: Sendable {
     public static let cookieName = "ps_session"
     static let lastSeenResolution: TimeInterval = 3600
+    /// How long this server trusts its memory of a session before asking the database again.
+    static let recheckInterval: TimeInterval = 30
 
     let database: AppDatabase
     let clock: any AppClock
-    /// token hash → (profile, when last_seen_at was written). Sessions are only ever deleted
-    /// together with their profile, which goes through `forget`.
-    private let known = Mutex<[String: (profile: UUID, seenAt: Date)]>([:])
+    /// A session unused this long is over (`SESSION_IDLE_DAYS`, 30 days by default).
+    let idleTimeout: TimeInterval
+    /// token hash → (profile, when last_seen_at was written, when the database was last asked).
+    private let known = Mutex<[String: (profile: UUID, seenAt: Date, checkedAt: Date)]>([:])
 
-    public init(database: AppDatabase, clock: any AppClock) {
+    public init(database: AppDatabase, clock: any AppClock, idleTimeout: TimeInterval = 30 * 86_400) {
         self.database = database
         self.clock = clock
+        self.idleTimeout = idleTimeout
     }
 
     static func hash(_ token: String) -> String {
@@ -32,20 +37,57 @@ public final class SessionService: Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    /// The profile a session token belongs to, or nil for an unknown/malformed token.
+    /// The profile a session token belongs to, or nil for an unknown, ended, idle-expired or malformed token.
     public func profile(forToken token: String) async throws -> UUID? {
         guard token.count == 43, token.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
         let key = Self.hash(token)
         let now = clock.now()
-        if let hit = known.withLock({ $0[key] }), now.timeIntervalSince(hit.seenAt) < Self.lastSeenResolution {
+        if let hit = known.withLock({ $0[key] }), now.timeIntervalSince(hit.checkedAt) < Self.recheckInterval,
+           now.timeIntervalSince(hit.seenAt) < Self.lastSeenResolution {
             return hit.profile
         }
-        guard let session = try await SessionModel.find(key, on: database.db) else { return nil }
-        session.lastSeenAt = now
-        // Best effort: a busy database must not turn a page view into an error.
-        try? await session.update(on: database.db)
-        known.withLock { $0[key] = (session.profileID, now) }
+        guard let session = try await SessionModel.find(key, on: database.db) else {
+            known.withLock { _ = $0.removeValue(forKey: key) }
+            return nil
+        }
+        if now.timeIntervalSince(session.lastSeenAt) > idleTimeout {
+            known.withLock { _ = $0.removeValue(forKey: key) }
+            try? await session.delete(on: database.db)
+            return nil
+        }
+        var seenAt = session.lastSeenAt
+        if now.timeIntervalSince(seenAt) >= Self.lastSeenResolution {
+            session.lastSeenAt = now
+            // Best effort: a busy database must not turn a page view into an error.
+            if (try? await session.update(on: database.db)) != nil { seenAt = now }
+        }
+        known.withLock { $0[key] = (session.profileID, seenAt, now) }
         return session.profileID
+    }
+
+    /// A new session for an existing profile (sign-in, sign-up, password change); returns the cookie token.
+    func start(profile: UUID) async throws -> String {
+        let now = clock.now()
+        let token = Self.newToken()
+        try await SessionModel(tokenHash: Self.hash(token), profileID: profile, now: now).create(on: database.db)
+        known.withLock { $0[Self.hash(token)] = (profile, now, now) }
+        return token
+    }
+
+    /// Ends one session (sign-out; the old session at sign-in).
+    func end(token: String) async throws {
+        let key = Self.hash(token)
+        known.withLock { _ = $0.removeValue(forKey: key) }
+        try await SessionModel.query(on: database.db).filter(\.$id == key).delete()
+    }
+
+    /// Ends every session of a profile but `keeping` (password change, account deletion).
+    func endAll(profile: UUID, keeping token: String? = nil) async throws {
+        let kept = token.map(Self.hash)
+        known.withLock { table in table = table.filter { $0.value.profile != profile || $0.key == kept } }
+        var query = SessionModel.query(on: database.db).filter(\.$profileID == profile)
+        if let kept { query = query.filter(\.$id != kept) }
+        try await query.delete()
     }
 
     /// Creates a visitor profile and its session; returns the cookie token.
@@ -57,7 +99,7 @@ public final class SessionService: Sendable {
             try await profile.create(on: db)
             try await SessionModel(tokenHash: Self.hash(token), profileID: profile.id!, now: now).create(on: db)
         }
-        known.withLock { $0[Self.hash(token)] = (profile.id!, now) }
+        known.withLock { $0[Self.hash(token)] = (profile.id!, now, now) }
         return (token, profile.id!)
     }
 }

@@ -24,6 +24,8 @@ public struct AppConfig: Sendable {
     public var country: String = "US"
     /// `ADMIN_TOKEN`: opens the advertiser console (`/admin/offers`) and the admin API. Unset: both are off.
     public var adminToken: String?
+    /// `SESSION_IDLE_DAYS`: a session unused this long ends (30 by default).
+    public var sessionIdleDays: Double = 30
     static let adminTokenMinimum = 16
 
     public init() {}
@@ -75,6 +77,12 @@ public struct AppConfig: Sendable {
                 throw ConfigError.invalid(name: "POPCORN_COUNTRY", value: country, reason: "expected a two-letter store code")
             }
             config.country = country.uppercased()
+        }
+        if let days = value("SESSION_IDLE_DAYS") {
+            guard let number = Double(days), number > 0, number <= 400 else {
+                throw ConfigError.invalid(name: "SESSION_IDLE_DAYS", value: days, reason: "expected a number of days from 1 to 400")
+            }
+            config.sessionIdleDays = number
         }
         if let token = value("ADMIN_TOKEN") {
             guard token.count >= adminTokenMinimum, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {

@@ -25,6 +25,7 @@ public final class AppDatabase: Sendable {
         CreateSearchTables(),
         CreateOffers(),
         SeedDemoOffers(),
+        AddAccounts(),
     ]
 
     private init(databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool) {

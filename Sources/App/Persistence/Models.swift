@@ -9,6 +9,9 @@ final class ProfileModel: Model, @unchecked Sendable {
     @ID(key: .id) var id: UUID?
     @Field(key: "kind") var kind: String
     @OptionalField(key: "username") var username: String?
+    /// bcrypt (cost ≥ 12); nil for a visitor.
+    @OptionalField(key: "password_hash") var passwordHash: String?
+    @OptionalField(key: "role") var role: String?
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date
 

@@ -74,6 +74,7 @@ struct NavPaths {
     let shows = Paths.shows
     let library = Paths.library(.all)
     let showFavorites = Paths.showFavorites
+    let account = Paths.account
     let tvmaze = Paths.tvmazeCredit
     let stylesheet = Paths.stylesheet
     let script = Paths.script

@@ -43,6 +43,13 @@ enum Paths {
         return path
     }
 
+    static let signUp = "/account/signup"
+    static let signIn = "/account/signin"
+    static let signOut = "/account/signout"
+    static let account = "/account"
+    static let accountPassword = "/account/password"
+    static let accountDelete = "/account/delete"
+
     static let adminLogin = "/admin/login"
     static let adminLogout = "/admin/logout"
     static let adminOffers = "/admin/offers"

@@ -1,0 +1,56 @@
+import FluentKit
+import Foundation
+
+extension LibraryService {
+    /// Moves a visitor's lists into an account in one transaction; nothing is lost. The same title
+    /// in both becomes one entry: flags combined (either list counts), the newer note kept (an older
+    /// note survives when the newer entry has none), the newer snapshot kept. The newer last search
+    /// is kept too. The visitor's profile is then deleted (with its sessions).
+    func merge(visitor: UUID, into account: UUID) async throws {
+        guard visitor != account else { return }
+        defer { versions.bump(account) }
+        try await database.db.transaction { db in
+            let incoming = try await LibraryEntryModel.query(on: db).filter(\.$profileID == visitor).all()
+            for entry in incoming {
+                let existing = try await LibraryEntryModel.query(on: db)
+                    .filter(\.$profileID == account)
+                    .filter(\.$mediaKind == entry.mediaKind)
+                    .filter(\.$itemID == entry.itemID)
+                    .first()
+                guard let existing else {
+                    entry.profileID = account
+                    try await entry.update(on: db)
+                    continue
+                }
+                let (newer, older) = entry.updatedAt > existing.updatedAt ? (entry, existing) : (existing, entry)
+                existing.favorite = existing.favorite || entry.favorite
+                existing.watched = existing.watched || entry.watched
+                existing.note = newer.note ?? older.note
+                existing.title = newer.title
+                existing.genre = newer.genre
+                existing.releaseDate = newer.releaseDate
+                existing.artworkURL = newer.artworkURL
+                existing.snapshot = newer.snapshot
+                existing.createdAt = min(existing.createdAt, entry.createdAt)
+                existing.updatedAt = newer.updatedAt
+                try await entry.delete(on: db)
+                try await existing.update(on: db)
+            }
+            if let search = try await LastSearchModel.find(visitor, on: db) {
+                let kept = try await LastSearchModel.find(account, on: db)
+                if kept == nil || kept!.searchedAt < search.searchedAt {
+                    try await kept?.delete(on: db)
+                    let moved = LastSearchModel()
+                    moved.id = account
+                    moved.query = search.query
+                    moved.movie = search.movie
+                    moved.details = search.details
+                    moved.searchedAt = search.searchedAt
+                    try await search.delete(on: db)
+                    try await moved.create(on: db)
+                }
+            }
+            try await ProfileModel.find(visitor, on: db)?.delete(on: db)
+        }
+    }
+}
