@@ -14,6 +14,7 @@ public final class AccountService: Sendable {
     let sessions: SessionService
     let library: LibraryService
     let clock: any AppClock
+    let throttle: LoginThrottle
     /// Checked when the username is unknown, so a wrong username costs as long as a wrong password
     /// (made on first use, on the thread pool).
     private static let decoyHash = Bcrypt.hash(SessionService.newToken(), cost: bcryptCost)
@@ -23,6 +24,7 @@ public final class AccountService: Sendable {
         self.sessions = sessions
         self.library = library
         self.clock = clock
+        throttle = LoginThrottle(database: database, clock: clock)
     }
 
     public struct Account: Sendable, Equatable {
@@ -36,11 +38,14 @@ public final class AccountService: Sendable {
         case invalid([String: String])
         /// Sign-in: wrong username or password (never says which).
         case wrongCredentials
+        /// Too many failed sign-ins for this username or address: wait this many seconds.
+        case throttled(retryAfter: Int)
 
         public var description: String {
             switch self {
             case .invalid(let problems): problems.sorted { $0.key < $1.key }.map(\.value).joined(separator: " ")
             case .wrongCredentials: "Wrong username or password."
+            case .throttled(let seconds): "Too many failed sign-ins. Try again in \(max(1, (seconds + 59) / 60)) minute\(seconds > 60 ? "s" : "")."
             }
         }
     }
@@ -101,13 +106,19 @@ public final class AccountService: Sendable {
 
     /// Checks the password (same cost whether or not the account exists), merges the visitor's
     /// lists into the account, ends the visitor's session and starts a new one.
-    func signIn(username raw: String, password: String, visitor: UUID?, visitorToken: String?) async throws -> (token: String, account: Account) {
+    func signIn(
+        username raw: String, password: String, visitor: UUID?, visitorToken: String?, address: String
+    ) async throws -> (token: String, account: Account) {
         let username = (try? Self.normalisedUsername(raw).get()) ?? ""
+        let counted = username.isEmpty ? String(raw.lowercased().prefix(64)) : username
+        if let wait = try await throttle.retryAfter(username: counted, address: address) { throw Failure.throttled(retryAfter: wait) }
         let row = username.isEmpty ? nil : try await ProfileModel.query(on: database.db).filter(\.$username == username).first()
         let hash = row?.passwordHash
         guard try await Self.verify(password, hash: hash), let row, row.kind == "account", let profile = row.id else {
+            try await throttle.recordFailure(username: counted, address: address)
             throw Failure.wrongCredentials
         }
+        try await throttle.clear(username: counted)
         if let visitor, visitor != profile, let other = try await ProfileModel.find(visitor, on: database.db), other.kind == "visitor" {
             try await library.merge(visitor: visitor, into: profile)
         }

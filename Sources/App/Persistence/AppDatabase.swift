@@ -26,6 +26,7 @@ public final class AppDatabase: Sendable {
         CreateOffers(),
         SeedDemoOffers(),
         AddAccounts(),
+        CreateLoginFailures(),
     ]
 
     private init(databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool) {

@@ -180,3 +180,52 @@ struct AccountTests {
         }
     }
 }
+
+@Suite("Accounts: sign-in throttling")
+struct LoginThrottleTests {
+    @Test("after 10 failures for one username in 15 minutes, even the right password waits (429 + Retry-After); the wait ends")
+    func perUsername() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                _ = try await client.postForm("/account/signup", [("username", "ivy"), ("password", AccountTests.password)])
+                for _ in 0..<LoginThrottle.limit {
+                    #expect(try await client.postForm("/account/signin", [("username", "ivy"), ("password", "wrong password!")]).status == .unauthorized)
+                }
+                let blocked = try await client.postForm("/account/signin", [("username", "IVY"), ("password", AccountTests.password)])
+                #expect(blocked.status == .tooManyRequests)
+                #expect(blocked.text.contains("Too many failed sign-ins. Try again in 15 minutes."))
+                let retryAfter = try #require(blocked.headers[.retryAfter].flatMap { Int($0) })
+                #expect((880...900).contains(retryAfter))
+                #expect(blocked.sessionCookie == nil)
+                app.clock.advance(Double(retryAfter) + 1)
+                #expect(try await client.postForm("/account/signin", [("username", "ivy"), ("password", AccountTests.password)]).status == .seeOther)
+            }
+        }
+    }
+
+    @Test("an unknown username is throttled exactly like a real one, so the answer reveals nothing")
+    func unknownUsername() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                for _ in 0..<LoginThrottle.limit {
+                    _ = try await client.postForm("/account/signin", [("username", "ghost"), ("password", "wrong password!")])
+                }
+                let blocked = try await client.postForm("/account/signin", [("username", "ghost"), ("password", "wrong password!")])
+                #expect(blocked.status == .tooManyRequests && blocked.headers[.retryAfter] != nil)
+            }
+        }
+    }
+
+    @Test("10 failures from one address across many usernames block that address")
+    func perAddress() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                _ = try await client.postForm("/account/signup", [("username", "jay"), ("password", AccountTests.password)])
+                for index in 0..<LoginThrottle.limit {
+                    _ = try await client.postForm("/account/signin", [("username", "guess\(index)"), ("password", "wrong password!")])
+                }
+                #expect(try await client.postForm("/account/signin", [("username", "jay"), ("password", AccountTests.password)]).status == .tooManyRequests)
+            }
+        }
+    }
+}

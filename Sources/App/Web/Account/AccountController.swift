@@ -42,7 +42,10 @@ struct AccountController {
         do {
             let result = mode == .signUp
                 ? try await accounts.signUp(username: username, password: password, visitor: context.profileID, visitorToken: visitorToken)
-                : try await accounts.signIn(username: username, password: password, visitor: context.profileID, visitorToken: visitorToken)
+                : try await accounts.signIn(
+                    username: username, password: password, visitor: context.profileID, visitorToken: visitorToken,
+                    address: context.clientAddress ?? "unknown"
+                )
             var response = Response.redirect(to: next, type: .normal)
             response.setCookie(SessionCookie.make(result.token))
             return response
@@ -51,7 +54,11 @@ struct AccountController {
             case .invalid(let errors):
                 return try credentialsPage(mode, next: next, username: username, errors: errors, status: .unprocessableContent)
             case .wrongCredentials:
-                return try credentialsPage(mode, next: next, username: username, errors: ["form": "Wrong username or password."], status: .unauthorized)
+                return try credentialsPage(mode, next: next, username: username, errors: ["form": failure.description], status: .unauthorized)
+            case .throttled(let seconds):
+                var response = try credentialsPage(mode, next: next, username: username, errors: ["form": failure.description], status: .tooManyRequests)
+                response.headers[.retryAfter] = String(seconds)
+                return response
             }
         }
     }
