@@ -24,6 +24,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     router.add(middleware: SecurityHeadersMiddleware())
     // Outside the file server, so a missing file becomes a readable 404 page.
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, logger: services.logger))
+    router.add(middleware: RequestLimitsMiddleware())
     if let publicDirectory = Bundle.module.url(forResource: "public", withExtension: nil, subdirectory: "Resources") {
         router.add(middleware: FileMiddleware(
             publicDirectory.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600), .public])]),

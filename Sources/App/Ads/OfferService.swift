@@ -63,13 +63,13 @@ public final class OfferService: Sendable {
         return offer
     }
 
-    /// Counts the click and returns where to send the visitor. A failed count is logged, never shown:
-    /// the visitor still reaches the shop.
+    /// Counts the click and returns where to send the visitor. A click the database refuses is queued
+    /// for the next flush and logged, never shown: the visitor still reaches the shop at once.
     func clickThrough(_ offer: Offer, title: TitleRef?, titleName: String?, visitor: String) async -> URL? {
         do {
             try await tracker.click(offer, visitor: visitor, title: title)
         } catch {
-            logger.error("Offer click not recorded: \(error)", metadata: ["offer": "\(offer.id)"])
+            logger.warning("Offer click queued, the database refused it: \(error)", metadata: ["offer": "\(offer.id)"])
         }
         return ClickThrough.destination(offer: offer, title: title, titleName: titleName, store: storeCode)
     }

@@ -17,6 +17,16 @@ public final class OfferTracker: Sendable {
         let day: String
     }
 
+    struct Click: Sendable {
+        let id = UUID()
+        let offer: Int
+        let advertiser: Int
+        let visitor: String
+        let title: String?
+        let day: String
+        let at: Date
+    }
+
     static let batchSize = 200
     /// Past this many unwritten impressions (the database is down), new ones are dropped and logged.
     static let maxPending = 100_000
@@ -26,6 +36,8 @@ public final class OfferTracker: Sendable {
     let logger: Logger
     let flushDelay: Duration
     private let pending = Mutex<[Impression]>([])
+    /// Clicks whose own insert failed (a busy database): written by the next flush, never dropped.
+    private let pendingClicks = Mutex<[Click]>([])
     /// Impressions already queued today: repeat views skip the queue entirely.
     private let queued = Mutex<(day: String, keys: Set<Impression>)>(("", []))
     /// One flush at a time; a caller that finds one running waits for it, then writes what is left.
@@ -57,12 +69,14 @@ public final class OfferTracker: Sendable {
             queue.append(contentsOf: fresh)
             return wasEmpty
         }
-        if startTimer {
-            let delay = flushDelay
-            Task { [self] in
-                try? await Task.sleep(for: delay)
-                await flush()
-            }
+        if startTimer { scheduleFlush() }
+    }
+
+    private func scheduleFlush() {
+        let delay = flushDelay
+        Task { [self] in
+            try? await Task.sleep(for: delay)
+            await flush()
         }
     }
 
@@ -84,6 +98,17 @@ public final class OfferTracker: Sendable {
 
     private func drain() async {
         guard !closed.withLock({ $0 }) else { return }
+        let clicks = pendingClicks.withLock { queue in defer { queue.removeAll() }; return queue }
+        for start in stride(from: 0, to: clicks.count, by: Self.batchSize) {
+            let batch = Array(clicks[start..<min(start + Self.batchSize, clicks.count)])
+            do {
+                try await write(batch)
+            } catch {
+                logger.warning("Clicks not written yet: \(error)", metadata: ["count": "\(clicks.count - start)"])
+                pendingClicks.withLock { $0.insert(contentsOf: clicks[start...], at: 0) }
+                return
+            }
+        }
         while true {
             let batch: [Impression] = pending.withLock { queue in
                 let batch = Array(queue.prefix(Self.batchSize))
@@ -109,13 +134,31 @@ public final class OfferTracker: Sendable {
             .run()
     }
 
-    /// One click, written before the visitor is sent on.
+    /// One click, written before the visitor is sent on. If the database refuses (busy, down), the
+    /// click is queued for the next flush instead, and the error is passed on for the log.
     func click(_ offer: Offer, visitor: String, title: TitleRef?) async throws {
         let now = clock.now()
+        let click = Click(offer: offer.id, advertiser: offer.advertiserID, visitor: visitor, title: title?.description, day: day(now), at: now)
+        do {
+            try await write([click])
+        } catch {
+            let startTimer = pendingClicks.withLock { queue in
+                queue.append(click)
+                return queue.count == 1 && pending.withLock(\.isEmpty)
+            }
+            if startTimer { scheduleFlush() }
+            throw error
+        }
+    }
+
+    private func write(_ clicks: [Click]) async throws {
         try await database.sql.insert(into: "offer_clicks")
             .columns("id", "offer_id", "advertiser_id", "visitor", "title", "day", "clicked_at")
-            .values(SQLBind(UUID()), SQLBind(offer.id), SQLBind(offer.advertiserID), SQLBind(visitor),
-                    SQLBind(title?.description), SQLBind(day(now)), SQLBind(now))
+            .rows(clicks.map {
+                [SQLBind($0.id), SQLBind($0.offer), SQLBind($0.advertiser), SQLBind($0.visitor), SQLBind($0.title), SQLBind($0.day), SQLBind($0.at)]
+                    as [any SQLExpression]
+            })
+            .ignoringConflicts(with: ["id"])
             .run()
     }
 

@@ -83,3 +83,16 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
         return response
     }
 }
+
+/// Addresses past these sizes are refused (414) before any work: no page needs more.
+struct RequestLimitsMiddleware<Context: RequestContext>: RouterMiddleware {
+    static var maxPathBytes: Int { 2048 }
+    static var maxQueryBytes: Int { 8192 }
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.uri.path.utf8.count <= Self.maxPathBytes, (request.uri.query?.utf8.count ?? 0) <= Self.maxQueryBytes else {
+            throw HTTPError(.uriTooLong, message: "This address is too long. Addresses here have at most \(Self.maxQueryBytes) characters of query.")
+        }
+        return try await next(request, context)
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOCore
 
 enum FormInput {
     struct Invalid: Error {
@@ -7,13 +8,21 @@ enum FormInput {
     }
 
     static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: AppRequestContext) async throws -> T {
-        var request = request
-        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
-        let text = String(buffer: buffer)
+        let text = String(buffer: try await body(request, context))
         do {
             return try URLEncodedFormDecoder().decode(T.self, from: text)
         } catch {
             throw HTTPError(.badRequest, message: "The form could not be read. Reload the page and try again.")
+        }
+    }
+
+    /// The request body up to the context's limit; past it a readable 413 (nothing is read or saved).
+    static func body(_ request: Request, _ context: AppRequestContext) async throws -> ByteBuffer {
+        var request = request
+        do {
+            return try await request.collectBody(upTo: context.maxUploadSize)
+        } catch is NIOTooManyBytesError {
+            throw HTTPError(.contentTooLarge, message: "The form is larger than \(context.maxUploadSize / 1024) KB, so nothing was saved.")
         }
     }
 

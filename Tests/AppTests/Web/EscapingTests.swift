@@ -49,3 +49,21 @@ struct EscapingTests {
         #expect(encoded.removingPercentEncoding == text)
     }
 }
+
+@Suite("Request limits")
+struct RequestLimitTests {
+    @Test("an over-long query string is a readable 414, an over-long form body a 413; normal ones pass")
+    func limits() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let long = try await client.get("/search?q=" + String(repeating: "a", count: 9000))
+                #expect(long.status == .uriTooLong)
+                #expect(long.text.contains("This address is too long."))
+                #expect(try await client.get("/search?q=" + String(repeating: "a", count: 150)).status != .uriTooLong)
+                let body = try await client.postForm("/library/movies/1001", [("note", String(repeating: "n", count: 70_000)), ("watched", "1")])
+                #expect(body.status == .contentTooLarge)
+                #expect(try await app.services.library.item(profile: nil, movieID: 1001) == nil)
+            }
+        }
+    }
+}

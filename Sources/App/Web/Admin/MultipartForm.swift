@@ -30,9 +30,8 @@ struct MultipartForm {
 
     /// Reads the request body (up to the context's upload limit) as multipart or URL-encoded form data.
     static func read(_ request: Request, _ context: AppRequestContext) async throws -> MultipartForm {
-        var request = request
         let contentType = request.headers[.contentType] ?? ""
-        let buffer = try await request.collectBody(upTo: context.maxUploadSize)
+        let buffer = try await FormInput.body(request, context)
         if contentType.hasPrefix("application/x-www-form-urlencoded") {
             return urlEncoded(String(buffer: buffer))
         }
