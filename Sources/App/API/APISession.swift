@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Synchronization
 
@@ -58,7 +59,9 @@ struct APISessionMiddleware: RouterMiddleware {
         }
         let refusal = adminAuth.apiRefusal(request)
         var response: Response
-        if let refusal, Self.isAdmin(request.uri.path) {
+        if let reason = Self.crossSiteWriteRefusal(request) {
+            response = try JSONAnswer.error(.forbidden, reason)
+        } else if let refusal, Self.isAdmin(request.uri.path) {
             // Refused before the generated code reads the body: an unauthenticated caller learns
             // nothing, not even whether its JSON would parse. The handlers check again.
             response = try JSONAnswer.error(refusal, AdminRefusal.detail(refusal, enabled: adminAuth.isEnabled))
@@ -71,6 +74,28 @@ struct APISessionMiddleware: RouterMiddleware {
         if response.status == .unauthorized { response.headers[.wwwAuthenticate] = AdminRefusal.challenge }
         response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-store"
         return response
+    }
+
+    /// A write that rides on the cookie must come from this site's own pages (CSRF): a JSON body
+    /// (a cross-site form cannot send `application/json` without a CORS preflight, and CORS is off),
+    /// and, when the browser says where the request comes from, the same origin. Calls with an
+    /// `Authorization` header carry their own credential and are exempt.
+    static func crossSiteWriteRefusal(_ request: Request) -> String? {
+        guard ![.get, .head, .options].contains(request.method), request.headers[.authorization] == nil else { return nil }
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], !["same-origin", "none"].contains(site.lowercased()) {
+            return "Writes are accepted only from PopcornSwirl's own pages (Sec-Fetch-Site: \(site.prefix(20)))."
+        }
+        if let origin = request.headers[.origin] {
+            let host = URLComponents(string: origin)?.host.map { host in URLComponents(string: origin)?.port.map { "\(host):\($0)" } ?? host }
+            guard let host, let own = request.head.authority, host.lowercased() == own.lowercased() else {
+                return "Writes are accepted only from PopcornSwirl's own pages (Origin \(origin.prefix(60)))."
+            }
+        }
+        if [.put, .post, .patch].contains(request.method),
+           request.headers[.contentType]?.lowercased().hasPrefix("application/json") != true {
+            return "Send the body as application/json."
+        }
+        return nil
     }
 
     /// `/api/v1/admin…` however the router would read it: `//` and percent-encoded letters too.

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Testing
 
@@ -133,6 +135,55 @@ struct APITests {
                 let response = try await client.get("/api/openapi.yaml")
                 #expect(response.status == .ok)
                 #expect(response.text.contains("openapi: \"3.1.0\"") && response.text.contains("/api/v1/library/movies/{id}"))
+            }
+        }
+    }
+}
+
+@Suite("JSON API: cookie writes only from our own pages")
+struct APICrossSiteTests {
+    @Test("a cookie-authenticated write from another site, or without a JSON body, is 403 and changes nothing")
+    func crossSiteWritesRefused() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let first = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": true}"#)
+                #expect(first.status == .ok)
+                let cookie = try #require(first.sessionCookie)
+                let attempts: [(String, String, String)] = [
+                    ("Sec-Fetch-Site", "cross-site", "application/json"),
+                    ("Sec-Fetch-Site", "same-site", "application/json"),
+                    ("Origin", "https://evil.example", "application/json"),
+                    ("X-Nothing", "", "text/plain"),
+                    ("X-Nothing", "", "application/x-www-form-urlencoded"),
+                ]
+                for (header, value, contentType) in attempts {
+                    var headers = HTTPFields()
+                    headers[.cookie] = cookie
+                    headers[.contentType] = contentType
+                    headers[.accept] = "application/json"
+                    headers[HTTPField.Name(header)!] = value
+                    let response = try await client.execute(
+                        uri: "/api/v1/library/movies/1001", method: .put, headers: headers, body: ByteBuffer(string: #"{"watched": true}"#)
+                    )
+                    #expect(response.status == .forbidden, "\(header): \(value) / \(contentType)")
+                    var delete = HTTPFields()
+                    delete[.cookie] = cookie
+                    delete[HTTPField.Name(header)!] = value
+                    if header != "X-Nothing" {
+                        let deleted = try await client.execute(uri: "/api/v1/library/movies/1001", method: .delete, headers: delete)
+                        #expect(deleted.status == .forbidden, "DELETE with \(header): \(value)")
+                    }
+                }
+                let item = try #require(try await app.services.library.item(profile: app.services.sessions.profile(
+                    forToken: String(cookie.dropFirst(SessionService.cookieName.count + 1))
+                ), movieID: 1001))
+                #expect(item.favorite && !item.watched, "nothing changed")
+                var same = HTTPFields()
+                same[.cookie] = cookie
+                same[.contentType] = "application/json"
+                same[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
+                let ok = try await client.execute(uri: "/api/v1/library/movies/1001", method: .put, headers: same, body: ByteBuffer(string: #"{"watched": true}"#))
+                #expect(ok.status == .ok)
             }
         }
     }
