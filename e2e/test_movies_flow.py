@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import REPO_ROOT, wait_for
-from helpers import post_form, until, click, dialog_is_open, wait_dialog, mark_page, same_page, status_of
+from helpers import catalogue_film, post_form, until, click, dialog_is_open, wait_dialog, mark_page, same_page, status_of
 
 CATALOG_DIR = REPO_ROOT / "Sources" / "App" / "Resources" / "catalog"
 CURRENT_YEAR = 2026
@@ -38,12 +38,7 @@ def films_of(year: int) -> list[dict]:
     return data["results"] if isinstance(data, dict) else data
 
 
-def film(track_id: int) -> dict:
-    for path in sorted(CATALOG_DIR.glob("movies-*.json")):
-        for entry in films_of(int(path.stem.split("-")[1])):
-            if entry["trackId"] == track_id:
-                return entry
-    raise LookupError(track_id)
+film = catalogue_film
 
 
 def release_day(entry: dict) -> datetime:

@@ -69,11 +69,17 @@ public final class AccountService: Sendable {
         return .success(name)
     }
 
+    /// The normalised username, when it and the password follow the rules.
+    static func validated(username raw: String, password: String) throws(Failure) -> String {
+        let username = try normalisedUsername(raw).get()
+        if let problem = PasswordPolicy.problem(password, username: username) { throw .invalid(["password": problem]) }
+        return username
+    }
+
     /// Creates an account. A visitor's profile (and so everything saved) becomes the account.
     /// Returns the new session's token: the visitor's old session is ended (rotation).
     func signUp(username raw: String, password: String, visitor: UUID?, visitorToken: String?) async throws -> (token: String, account: Account) {
-        let username = try Self.normalisedUsername(raw).get()
-        if let problem = PasswordPolicy.problem(password, username: username) { throw Failure.invalid(["password": problem]) }
+        let username = try Self.validated(username: raw, password: password)
         if try await ProfileModel.query(on: database.db).filter(\.$username == username).first() != nil {
             throw Failure.invalid(["username": "That username is taken. Choose another."])
         }
@@ -156,8 +162,7 @@ public final class AccountService: Sendable {
 
     /// Makes (or promotes) an admin account: `popcornswirl create-admin`.
     public func createAdmin(username raw: String, password: String) async throws -> Account {
-        let username = try Self.normalisedUsername(raw).get()
-        if let problem = PasswordPolicy.problem(password, username: username) { throw Failure.invalid(["password": problem]) }
+        let username = try Self.validated(username: raw, password: password)
         let now = clock.now()
         let row = try await ProfileModel.query(on: database.db).filter(\.$username == username).first() ?? ProfileModel(kind: "account", now: now)
         row.kind = "account"

@@ -45,19 +45,12 @@ public struct OfferAdmin: Sendable {
             let now = clock.now()
             let row = try await existingOrNew(AdvertiserModel.self, id, now: now)
             row.apply(valid, now: now)
-            let image = logo.map { OfferImageModel(contentType: $0.contentType, bytes: $0.bytes, now: now) }
+            let image = logo.map { OfferImageModel(upload: $0, now: now) }
                 ?? (row.logoImageID == nil ? OfferImageModel(
                     contentType: "image/svg+xml",
                     bytes: GeneratedLogo.svg(monogram: GeneratedLogo.monogram(for: valid.name), color: GeneratedLogo.color(for: valid.name)), now: now
                 ) : nil)
-            try await db.transaction { db in
-                if let image {
-                    try await image.create(on: db)
-                    row.logoImageID = image.id
-                }
-                try await row.save(on: db)
-            }
-            store.invalidate()
+            try await save(row, with: image) { row.logoImageID = $0 }
             return OfferStore.advertiser(row)
         } catch let failure as Failure {
             throw failure
@@ -97,15 +90,7 @@ public struct OfferAdmin: Sendable {
             let now = clock.now()
             let row = try await existingOrNew(OfferModel.self, id, now: now)
             row.apply(valid, now: now)
-            let picture = image.map { OfferImageModel(contentType: $0.contentType, bytes: $0.bytes, now: now) }
-            try await db.transaction { db in
-                if let picture {
-                    try await picture.create(on: db)
-                    row.imageID = picture.id
-                }
-                try await row.save(on: db)
-            }
-            store.invalidate()
+            try await save(row, with: image.map { OfferImageModel(upload: $0, now: now) }) { row.imageID = $0 }
             guard let offer = OfferStore.offer(row) else { throw Failure.notFound }
             return offer
         } catch let failure as Failure {
@@ -142,6 +127,16 @@ public struct OfferAdmin: Sendable {
     }
 
     var today: String { tracker.day() }
+
+    /// Saves a shop or offer with its new image (if any) in one transaction; pages read the change at once.
+    private func save(_ row: some AdRow, with image: OfferImageModel?, attach: (UUID?) -> Void) async throws {
+        if let image { attach(image.id) }
+        try await db.transaction { db in
+            try await image?.create(on: db)
+            try await row.save(on: db)
+        }
+        store.invalidate()
+    }
 
     /// The row to update (`id` given; `notFound` if gone) or a new, non-demo one.
     private func existingOrNew<Row: AdRow>(_ type: Row.Type, _ id: Int?, now: Date) async throws -> Row {

@@ -94,7 +94,7 @@ public final class OfferService: Sendable {
             ranked = hit
         } else {
             let offers = snapshot.offers.filter { snapshot.advertisers[$0.advertiserID]?.active == true }
-            ranked = OfferTargeting.rank(offers, day: day, kind: kind, isCapped: { _ in false }, relevance: relevance)
+            ranked = OfferTargeting.rank(offers, day: day, kind: kind, relevance: relevance)
             if let memo {
                 rankings.withLock { table in
                     if table.count >= 512 { table.removeAll(keepingCapacity: true) }
@@ -108,7 +108,7 @@ public final class OfferService: Sendable {
             shown = pick(ids.compactMap { byID[$0] })
             return shown.map(\.id)
         }.compactMap { byID[$0] }
-        tracker.impressions(shown, visitor: visitor)
+        tracker.impressions(shown, visitor: visitor, on: day)
         return (snapshot, allowed)
     }
 

@@ -24,16 +24,16 @@ enum OfferTargeting {
         return genres + keywords
     }
 
-    /// Live offers of `kind` (nil: any) with relevance > 0 that are not capped, best first:
-    /// relevance × weight, then relevance, then id.
+    /// Live offers of `kind` (nil: any) with relevance > 0, best first: relevance × weight, then
+    /// relevance, then id. (A visitor's cap is applied afterwards, by `FrequencyCap.claim`.)
     static func rank(
-        _ offers: [Offer], day: String, kind: MediaKind?, isCapped: (Int) -> Bool, relevance: (Offer) -> Int
+        _ offers: [Offer], day: String, kind: MediaKind?, relevance: (Offer) -> Int
     ) -> [Offer] {
         offers
             .filter { $0.isLive(on: day) && (kind.map($0.media.includes) ?? true) }
             .compactMap { offer -> (offer: Offer, relevance: Int)? in
                 let score = relevance(offer)
-                return score > 0 && !isCapped(offer.id) ? (offer, score) : nil
+                return score > 0 ? (offer, score) : nil
             }
             .sorted { a, b in
                 let (scoreA, scoreB) = (a.relevance * a.offer.weight, b.relevance * b.offer.weight)

@@ -54,9 +54,9 @@ public final class OfferTracker: Sendable {
 
     func day(_ date: Date? = nil) -> String { Formats.day.string(from: date ?? clock.now()) }
 
-    /// Records that `visitor` was shown these offers. Never waits and never fails.
-    func impressions(_ offers: [Offer], visitor: String) {
-        let today = day()
+    /// Records that `visitor` was shown these offers (on `today`, when the caller already has it). Never waits and never fails.
+    func impressions(_ offers: [Offer], visitor: String, on today: String? = nil) {
+        let today = today ?? day()
         let fresh: [Impression] = queued.withLock { state in
             if state.day != today || state.keys.count > 500_000 { state = (today, []) }
             return offers.map { Impression(offer: $0.id, advertiser: $0.advertiserID, visitor: visitor, day: today) }
@@ -98,30 +98,32 @@ public final class OfferTracker: Sendable {
 
     private func drain() async {
         guard !closed.withLock({ $0 }) else { return }
-        let clicks = pendingClicks.withLock { queue in defer { queue.removeAll() }; return queue }
-        for start in stride(from: 0, to: clicks.count, by: Self.batchSize) {
-            let batch = Array(clicks[start..<min(start + Self.batchSize, clicks.count)])
-            do {
-                try await write(batch)
-            } catch {
-                logger.warning("Clicks not written yet: \(error)", metadata: ["count": "\(clicks.count - start)"])
-                pendingClicks.withLock { $0.insert(contentsOf: clicks[start...], at: 0) }
-                return
-            }
+        guard await writeQueued("Clicks", take: { take(from: pendingClicks) }, putBack: { batch in pendingClicks.withLock { $0.insert(contentsOf: batch, at: 0) } }, write: write)
+        else { return }
+        _ = await writeQueued("Impressions", take: { take(from: pending) }, putBack: { batch in pending.withLock { $0.insert(contentsOf: batch, at: 0) } }, write: write)
+    }
+
+    private func take<Item>(from queue: borrowing Mutex<[Item]>) -> [Item] {
+        queue.withLock { queue in
+            let batch = Array(queue.prefix(Self.batchSize))
+            queue.removeFirst(batch.count)
+            return batch
         }
+    }
+
+    /// Writes batches until `take` gives none; false (the batch put back, logged) when a write fails.
+    private func writeQueued<Item>(
+        _ what: String, take: () -> [Item], putBack: ([Item]) -> Void, write: ([Item]) async throws -> Void
+    ) async -> Bool {
         while true {
-            let batch: [Impression] = pending.withLock { queue in
-                let batch = Array(queue.prefix(Self.batchSize))
-                queue.removeFirst(batch.count)
-                return batch
-            }
-            if batch.isEmpty { return }
+            let batch = take()
+            if batch.isEmpty { return true }
             do {
                 try await write(batch)
             } catch {
-                logger.warning("Impressions not written yet: \(error)", metadata: ["count": "\(batch.count)"])
-                pending.withLock { $0.insert(contentsOf: batch, at: 0) }
-                return
+                logger.warning("\(what) not written yet: \(error)", metadata: ["count": "\(batch.count)"])
+                putBack(batch)
+                return false
             }
         }
     }
@@ -182,38 +184,31 @@ public final class OfferTracker: Sendable {
 
     /// Impressions and clicks per day in `from...to` (UTC days), for one offer or one advertiser.
     func daily(_ scope: Scope, from: String, to: String) async throws -> [String: (impressions: Int, clicks: Int)] {
-        await flush()
-        var days: [String: (impressions: Int, clicks: Int)] = [:]
-        for (table, isClicks) in [("offer_impressions", false), ("offer_clicks", true)] {
-            let rows = try await database.sql.raw("""
-                SELECT day, COUNT(*) AS n FROM \(ident: table)
-                WHERE \(ident: scope.column) = \(bind: scope.id) AND day >= \(bind: from) AND day <= \(bind: to)
-                GROUP BY day
-                """).all()
-            for row in rows {
-                let day = try row.decode(column: "day", as: String.self)
-                let count = try row.decode(column: "n", as: Int.self)
-                if isClicks { days[day, default: (0, 0)].clicks = count } else { days[day, default: (0, 0)].impressions = count }
-            }
-        }
-        return days
+        try await counts(by: "day", as: String.self, scope: scope, from: from, to: to)
     }
 
     /// Totals per offer in `from...to`, for the console's list.
     func totalsPerOffer(from: String, to: String) async throws -> [Int: (impressions: Int, clicks: Int)] {
+        try await counts(by: "offer_id", as: Int.self, scope: nil, from: from, to: to)
+    }
+
+    /// Impression and click counts in `from...to` grouped by `column`, after writing what is queued.
+    private func counts<Key: Hashable & Decodable>(
+        by column: String, as _: Key.Type, scope: Scope?, from: String, to: String
+    ) async throws -> [Key: (impressions: Int, clicks: Int)] {
         await flush()
-        var totals: [Int: (impressions: Int, clicks: Int)] = [:]
+        var counts: [Key: (impressions: Int, clicks: Int)] = [:]
         for (table, isClicks) in [("offer_impressions", false), ("offer_clicks", true)] {
-            let rows = try await database.sql.raw("""
-                SELECT offer_id, COUNT(*) AS n FROM \(ident: table) WHERE day >= \(bind: from) AND day <= \(bind: to) GROUP BY offer_id
-                """).all()
-            for row in rows {
-                let offer = try row.decode(column: "offer_id", as: Int.self)
+            var query: SQLQueryString = "SELECT \(ident: column) AS k, COUNT(*) AS n FROM \(ident: table) WHERE day >= \(bind: from) AND day <= \(bind: to)"
+            if let scope { query += " AND \(ident: scope.column) = \(bind: scope.id)" }
+            query += " GROUP BY \(ident: column)"
+            for row in try await database.sql.raw(query).all() {
+                let key = try row.decode(column: "k", as: Key.self)
                 let count = try row.decode(column: "n", as: Int.self)
-                if isClicks { totals[offer, default: (0, 0)].clicks = count } else { totals[offer, default: (0, 0)].impressions = count }
+                if isClicks { counts[key, default: (0, 0)].clicks = count } else { counts[key, default: (0, 0)].impressions = count }
             }
         }
-        return totals
+        return counts
     }
 }
 

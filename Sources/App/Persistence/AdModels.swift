@@ -63,6 +63,10 @@ final class OfferImageModel: Model, @unchecked Sendable {
         self.bytes = bytes
         createdAt = now
     }
+
+    convenience init(upload: UploadedImage, now: Date) {
+        self.init(contentType: upload.contentType, bytes: upload.bytes, now: now)
+    }
 }
 
 /// Shops and offers: integer ids, a demo flag and creation time, filled from validated values.

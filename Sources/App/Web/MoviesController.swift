@@ -42,14 +42,14 @@ struct MoviesController {
             let page = try sharedPages.get(key) ?? sharedPages.put(key, renderer.html("movies", MoviesPage(
                 year: year, currentYear: currentYear, cards: list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) },
                 source: list.source
-            )), listing: ListingContext(movies: list.movies, key: key))
+            )), listing: ListingContext(movies: list.movies, kind: .movie, key: key))
             return await renderer.listingResponse(page.pieces, listing: page.listing, offers: services.offers, visitor: context.visitor)
         }
         let states = try await services.library.states(profile: profile, movieIDs: list.movies.map(\.id))
         let cards = list.movies.map { MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo) }
         let page = MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source)
         return try await renderer.listingResponse(
-            "movies", page, listing: ListingContext(movies: list.movies, key: key), offers: services.offers, visitor: context.visitor
+            "movies", page, listing: ListingContext(movies: list.movies, kind: .movie, key: key), offers: services.offers, visitor: context.visitor
         )
     }
 

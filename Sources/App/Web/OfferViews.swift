@@ -105,12 +105,10 @@ extension OfferContext {
 }
 
 extension ListingContext {
-    /// `key`: the page and catalogue answer the films came from (see `ListingContext.key`).
-    init(movies: [Movie], key: String) {
-        self.init(titles: movies.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: .movie, key: key)
-    }
-
-    init(shows: [Show], key: String) {
-        self.init(titles: shows.map { ($0.name, $0.genres) }, kind: .show, key: key)
+    /// A page of films, of shows, or of both (`kind` nil: any offer may fit). `key`: the page and
+    /// catalogue answer the titles came from (see `ListingContext.key`).
+    init(movies: [Movie] = [], shows: [Show] = [], kind: MediaKind?, key: String?) {
+        let titles = movies.map { ($0.title, $0.genre.map { [$0] } ?? []) } + shows.map { ($0.name, $0.genres) }
+        self.init(titles: titles, kind: kind, key: key)
     }
 }

@@ -69,10 +69,7 @@ struct SearchController {
             showCards: result.shows.map { ShowCardView(show: $0, saved: showStates[$0.id] != nil, returnTo: returnTo) },
             flash: best.flatMap { Self.flash($0, done: done) }
         )
-        // Films and shows together: any partner offer may fit.
-        let listing = ListingContext(
-            titles: result.movies.map { ($0.title, $0.genre.map { [$0] } ?? []) } + result.shows.map { ($0.name, $0.genres) }, kind: nil
-        )
+        let listing = ListingContext(movies: result.movies, shows: result.shows, kind: nil, key: nil)
         var response = try await renderer.listingResponse("search", page, listing: listing, offers: services.offers, visitor: context.visitor)
         if let cookie { response.setCookie(cookie) }
         return response

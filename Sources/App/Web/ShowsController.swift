@@ -27,7 +27,7 @@ struct ShowsController {
             let returnTo = Paths.showSearch(result.query)
             let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
             let page = ShowsPageView(cards: cards, source: result.source, query: result.query, page: nil, isEnd: true)
-            return try await renderer.listingResponse("shows", page, listing: ListingContext(shows: result.shows, key: "\(returnTo)|\(result.source.identity)"), offers: services.offers, visitor: context.visitor)
+            return try await renderer.listingResponse("shows", page, listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)"), offers: services.offers, visitor: context.visitor)
         }
         let pageText = query["page"].map(String.init) ?? "1"
         guard let page = Int(pageText), (1...ShowCatalog.maxPage).contains(page) else {
@@ -38,7 +38,7 @@ struct ShowsController {
         let returnTo = Paths.shows(page: page)
         let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
         let view = ShowsPageView(cards: cards, source: result.source, query: nil, page: page, isEnd: result.isEnd)
-        return try await renderer.listingResponse("shows", view, listing: ListingContext(shows: result.shows, key: "\(returnTo)|\(result.source.identity)"), offers: services.offers, visitor: context.visitor)
+        return try await renderer.listingResponse("shows", view, listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)"), offers: services.offers, visitor: context.visitor)
     }
 
     private func savedIDs(_ profile: UUID?, _ shows: [Show]) async throws -> Set<Int> {

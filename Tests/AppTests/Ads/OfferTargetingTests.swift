@@ -140,12 +140,12 @@ struct OfferTargetingTests {
         #expect(F.rank(offers, for: F.movie("Film")) == [1, 3])
         #expect(F.rank(offers, for: F.show("Show")) == [2, 3])
         let listing = ListingContext(titles: [("Film", ["Drama"]), ("Show", ["Drama"])], kind: nil)
-        let mixed = OfferTargeting.rank(offers, day: F.today, kind: listing.kind, isCapped: { _ in false }) {
+        let mixed = OfferTargeting.rank(offers, day: F.today, kind: listing.kind) {
             OfferTargeting.relevance($0, for: listing)
         }
         #expect(mixed.map(\.id) == [1, 2, 3])
         let films = ListingContext(titles: [("Film", ["Drama"])], kind: .movie)
-        #expect(OfferTargeting.rank(offers, day: F.today, kind: films.kind, isCapped: { _ in false }) {
+        #expect(OfferTargeting.rank(offers, day: F.today, kind: films.kind) {
             OfferTargeting.relevance($0, for: films)
         }.map(\.id) == [1, 3])
     }
@@ -164,10 +164,12 @@ struct OfferTargetingTests {
     func cappedSkipped() {
         let context = F.movie("Night Drive", genres: ["Thriller"])
         let offers = [F.offer(1, genres: ["thriller"], weight: 3), F.offer(2, genres: ["thriller"], weight: 2)]
-        let ranked = OfferTargeting.rank(offers, day: F.today, kind: .movie, isCapped: { $0 == 1 }) {
-            OfferTargeting.relevance($0, for: context)
-        }
-        #expect(ranked.map(\.id) == [2])
+        let ranked = OfferTargeting.rank(offers, day: F.today, kind: .movie) { OfferTargeting.relevance($0, for: context) }
+        let cap = FrequencyCap()
+        let now = Date()
+        for _ in 0..<cap.limit { cap.record(visitor: "v", offers: [1], now: now) }
+        let allowed = cap.claim(visitor: "v", now: now, ranked: ranked.map(\.id)) { Array($0.prefix(1)) }
+        #expect(allowed == [2])
     }
 
     @Test("a listing scores 3 per card of a targeted genre: the page's main genre wins")
@@ -184,7 +186,7 @@ struct OfferTargetingTests {
         #expect(OfferTargeting.relevance(horror, for: listing) == 3)
         #expect(OfferTargeting.relevance(space, for: listing) == 2)
         #expect(OfferTargeting.relevance(western, for: listing) == 0)
-        let ranked = OfferTargeting.rank([western, space, horror, drama], day: F.today, kind: .movie, isCapped: { _ in false }) {
+        let ranked = OfferTargeting.rank([western, space, horror, drama], day: F.today, kind: .movie) {
             OfferTargeting.relevance($0, for: listing)
         }
         #expect(ranked.map(\.id) == [1, 2, 3])

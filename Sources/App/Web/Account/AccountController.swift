@@ -66,25 +66,30 @@ struct AccountController {
     func signOut(_ request: Request) async throws -> Response {
         if let token = request.cookies[SessionService.cookieName]?.value { try await accounts.signOut(token: token) }
         var response = Response.redirect(to: Paths.signIn + "?signed_out=1", type: .normal)
-        response.setCookie(Cookie(name: SessionService.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
+        response.setCookie(SessionCookie.cleared)
         return response
     }
 
-    /// The signed-in account, or the sign-in page to show instead.
+    /// The sign-in form (401) for an account page asked for without an account's session.
+    func signInRequired(_ next: String) throws -> Response {
+        try credentialsPage(.signIn, next: next, status: .unauthorized)
+    }
+
+    /// The signed-in account behind the request's session, if any.
     func signedIn(_ context: AppRequestContext) async throws -> AccountService.Account? {
         try await accounts.account(context.profileID)
     }
 
     func accountPage(_ context: AppRequestContext, notice: String?, failure: [String: String]?) async throws -> Response {
         guard let account = try await signedIn(context) else {
-            return try credentialsPage(.signIn, next: Paths.account, status: .unauthorized)
+            return try signInRequired(Paths.account)
         }
         let page = AccountPage(account: account, notice: notice, errors: failure ?? [:])
         return try renderer.response("account", page, status: failure == nil ? .ok : .unprocessableContent)
     }
 
     func changePassword(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try credentialsPage(.signIn, next: Paths.account, status: .unauthorized) }
+        guard let account = try await signedIn(context) else { return try signInRequired(Paths.account) }
         let form = try await FormInput.decode(Form.self, request, context)
         do {
             let token = try await accounts.changePassword(
@@ -96,26 +101,26 @@ struct AccountController {
             return response
         } catch let failure as AccountService.Failure {
             if case .invalid(let errors) = failure { return try await accountPage(context, notice: nil, failure: errors) }
-            return try credentialsPage(.signIn, next: Paths.account, status: .unauthorized)
+            return try signInRequired(Paths.account)
         }
     }
 
     func deletePage(_ context: AppRequestContext, error: String?) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try credentialsPage(.signIn, next: Paths.accountDelete, status: .unauthorized) }
+        guard let account = try await signedIn(context) else { return try signInRequired(Paths.accountDelete) }
         return try renderer.response("account_delete", DeleteAccountPage(username: account.username, error: error), status: error == nil ? .ok : .unprocessableContent)
     }
 
     func deleteAccount(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try credentialsPage(.signIn, next: Paths.accountDelete, status: .unauthorized) }
+        guard let account = try await signedIn(context) else { return try signInRequired(Paths.accountDelete) }
         let form = try await FormInput.decode(Form.self, request, context)
         do {
             try await accounts.deleteAccount(account: account.id, password: form.password ?? "")
         } catch let failure as AccountService.Failure {
             if case .invalid(let errors) = failure { return try await deletePage(context, error: errors.values.first) }
-            return try credentialsPage(.signIn, next: Paths.account, status: .unauthorized)
+            return try signInRequired(Paths.account)
         }
         var response = Response.redirect(to: Paths.home, type: .normal)
-        response.setCookie(Cookie(name: SessionService.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax))
+        response.setCookie(SessionCookie.cleared)
         return response
     }
 }

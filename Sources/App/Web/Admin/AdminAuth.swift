@@ -25,8 +25,7 @@ struct AdminAuth: Sendable {
     /// Constant-time comparison of digests, so timing tells nothing about the token.
     func accepts(token: String) -> Bool {
         guard let tokenDigest else { return false }
-        let given = SHA256.hash(data: Data(token.utf8))
-        return zip(given, tokenDigest).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
+        return Self.constantTimeEqual(Array(SHA256.hash(data: Data(token.utf8))), tokenDigest)
     }
 
     func newCookieValue() -> String {
@@ -38,14 +37,14 @@ struct AdminAuth: Sendable {
         guard let cookie, key != nil else { return false }
         let parts = cookie.split(separator: ".")
         guard parts.count == 2, let expiry = Int(parts[0]), Double(expiry) > clock.now().timeIntervalSince1970 else { return false }
-        return constantTimeEqual(String(parts[1]), mac("session|\(expiry)"))
+        return Self.constantTimeEqual(Array(parts[1].utf8), Array(mac("session|\(expiry)").utf8))
     }
 
     func csrfToken(cookie: String) -> String { mac("csrf|\(cookie)") }
 
     func isValid(csrf: String?, cookie: String) -> Bool {
         guard let csrf else { return false }
-        return constantTimeEqual(csrf, csrfToken(cookie: cookie))
+        return Self.constantTimeEqual(Array(csrf.utf8), Array(csrfToken(cookie: cookie).utf8))
     }
 
     /// `Authorization: Bearer <ADMIN_TOKEN>` for the admin API: nil when accepted, else 401 (none) or 403 (wrong).
@@ -61,8 +60,8 @@ struct AdminAuth: Sendable {
         return Hex.string(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: SymmetricKey(data: key)))
     }
 
-    private func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let (x, y) = (Array(a.utf8), Array(b.utf8))
+    /// Equal bytes, in a time that depends only on the length.
+    private static func constantTimeEqual(_ x: [UInt8], _ y: [UInt8]) -> Bool {
         guard x.count == y.count else { return false }
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }

@@ -27,21 +27,15 @@ struct AdminGate {
         return .allowed(Session(csrf: auth.csrfToken(cookie: cookie)))
     }
 
-    /// For POSTs: the session, and only if the form's CSRF token matches the cookie.
-    func checkForm(_ request: Request, _ form: MultipartForm) throws -> Outcome {
-        switch try check(request) {
-        case .refused(let response): return .refused(response)
-        case .allowed(let session):
-            guard auth.isValid(csrf: form.value("csrf"), cookie: request.cookies[AdminAuth.cookieName]?.value ?? "") else {
-                let page = MessagePage(
-                    chrome: Chrome("Form expired", tab: nil), heading: "This form has expired",
-                    message: "Open the page again and resubmit. (The form did not carry this console session’s security token.)",
-                    retryURL: nil, backURL: Paths.adminOffers
-                )
-                return .refused(try renderer.response("message", page, status: .forbidden))
-            }
-            return .allowed(session)
-        }
+    /// For forms of a signed-in session: nil when the form's CSRF token matches the cookie, else the refusal page.
+    func csrfRefusal(_ request: Request, _ form: MultipartForm) throws -> Response? {
+        guard !auth.isValid(csrf: form.value("csrf"), cookie: request.cookies[AdminAuth.cookieName]?.value ?? "") else { return nil }
+        let page = MessagePage(
+            chrome: Chrome("Form expired", tab: nil), heading: "This form has expired",
+            message: "Open the page again and resubmit. (The form did not carry this console session’s security token.)",
+            retryURL: nil, backURL: Paths.adminOffers
+        )
+        return try renderer.response("message", page, status: .forbidden)
     }
 
     func disabled() throws -> Response {

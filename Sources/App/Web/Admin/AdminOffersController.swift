@@ -54,12 +54,11 @@ struct AdminOffersController {
 
     /// As `signedIn`, for forms: also checks the CSRF token before anything is read or changed.
     func posted(_ request: Request, _ context: AppRequestContext, _ body: (AdminGate.Session, MultipartForm) async throws -> Response) async throws -> Response {
-        guard gate.auth.isEnabled else { return try gate.disabled() }
-        if case .refused(let response) = try gate.check(request) { return response }
-        let form = try await MultipartForm.read(request, context)
-        switch try gate.checkForm(request, form) {
-        case .refused(let response): return response
-        case .allowed(let session): return try await body(session, form)
+        // The body is read only for a signed-in session.
+        try await signedIn(request) { session in
+            let form = try await MultipartForm.read(request, context)
+            if let refusal = try gate.csrfRefusal(request, form) { return refusal }
+            return try await body(session, form)
         }
     }
 
