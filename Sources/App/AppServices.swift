@@ -15,8 +15,7 @@ public struct AppServices: Sendable {
     public let search: SearchService
     public let offers: OfferService
     public let offerAdmin: OfferAdmin
-    /// `ADMIN_TOKEN` checks for the console and the admin API.
-    let adminAuth: AdminAuth
+    public let tokens: APITokenService
     public let logger: Logger
 
     public init(
@@ -72,14 +71,22 @@ public struct AppServices: Sendable {
         let tracker = OfferTracker(database: database, clock: clock, logger: logger)
         offers = OfferService(store: offerStore, tracker: tracker, clock: clock, logger: logger, storeCode: config.country)
         offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock)
-        adminAuth = AdminAuth(token: config.adminToken, clock: clock)
         library = LibraryService(database: database, clock: clock)
         sessions = SessionService(database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400)
-        accounts = AccountService(database: database, sessions: sessions, library: library, clock: clock)
+        tokens = APITokenService(database: database, clock: clock)
+        accounts = AccountService(database: database, sessions: sessions, library: library, tokens: tokens, clock: clock)
         posters = PosterService(
             directory: config.posterCacheDirectory, http: http, imageBaseURL: config.imageBaseURL, offline: config.offline,
             breaker: HostBreaker(coolDown: 30, clock: clock), logger: logger
         )
+    }
+
+    /// `popcornswirl create-token`: a personal API token for the named account.
+    public func createToken(username: String, name: String) async throws -> String {
+        guard let profile = try await accounts.profile(username: username) else {
+            throw AccountService.Failure.invalid(["username": "There is no account named “\(username)”."])
+        }
+        return try await tokens.create(profile: profile, name: name).token
     }
 
     /// The current year by the injected clock: the Movies screen's default.

@@ -21,7 +21,7 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
 public func buildRouter(services: AppServices) async throws -> Router<AppRequestContext> {
     let renderer = try await PageRenderer.load()
     let router = Router(context: AppRequestContext.self)
-    router.add(middleware: SecurityHeadersMiddleware())
+    router.add(middleware: SecurityHeadersMiddleware(transport: Transport(config: services.config)))
     // Outside the file server, so a missing file becomes a readable 404 page.
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, logger: services.logger))
     router.add(middleware: RequestLimitsMiddleware())
@@ -32,6 +32,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         ))
     }
     router.add(middleware: VisitorMiddleware(sessions: services.sessions))
+    router.add(middleware: CSRFMiddleware(renderer: renderer))
     router.get("/healthz") { _, _ in "ok" }
 
     let movies = MoviesController(services: services, renderer: renderer, sharedPages: RenderedPageCache())
@@ -44,7 +45,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     SearchController(services: services, renderer: renderer).register(on: router)
     OffersController(services: services, renderer: renderer).register(on: router)
     AccountController(services: services, renderer: renderer).register(on: router)
-    let gate = AdminGate(auth: services.adminAuth, renderer: renderer)
+    let gate = AdminGate(accounts: services.accounts, renderer: renderer)
     gate.register(on: router)
     let adminOffers = AdminOffersController(services: services, renderer: renderer, gate: gate)
     adminOffers.register(on: router)

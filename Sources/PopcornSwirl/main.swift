@@ -8,7 +8,7 @@ struct PopcornSwirlCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "popcornswirl",
         abstract: "PopcornSwirl: movies by release year, favourites, watched list and notes.",
-        subcommands: [Serve.self, Migrate.self, CreateAdmin.self],
+        subcommands: [Serve.self, Migrate.self, CreateAdmin.self, CreateToken.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -29,6 +29,9 @@ struct Serve: AsyncParsableCommand {
         let database = try await AppDatabase.open(config.storage, logger: logger)
         let http = AsyncHTTPUpstream()
         let services = try AppServices(config: config, database: database, http: http, logger: logger)
+        if ProcessInfo.processInfo.environment["ADMIN_TOKEN"] != nil {
+            logger.warning("ADMIN_TOKEN is no longer used: the console and admin API are for admin accounts (popcornswirl create-admin)")
+        }
         let app = try await buildApplication(services: services, onShutdown: [{ await http.shutdown() }, { await database.shutdown() }])
         logger.info("PopcornSwirl on http://\(config.host):\(config.port) (\(config.offline ? "offline mode" : "iTunes at \(config.itunesBaseURL)"))")
         try await app.runService()
@@ -61,23 +64,45 @@ struct CreateAdmin: AsyncParsableCommand {
         guard let password = readLine(strippingNewline: true), !password.isEmpty else {
             throw ValidationError("No password was given on standard input.")
         }
-        let config = try AppConfig.fromEnvironment()
-        var logger = Logger(label: "popcornswirl")
-        logger.logLevel = .warning
-        let database = try await AppDatabase.open(config.storage, logger: logger)
-        let http = AsyncHTTPUpstream()
-        let outcome: Result<AccountService.Account, any Error>
-        do {
-            let services = try AppServices(config: config, database: database, http: http, logger: logger)
-            outcome = .success(try await services.accounts.createAdmin(username: username, password: password))
-        } catch {
-            outcome = .failure(error)
-        }
-        await http.shutdown()
-        await database.shutdown()
-        switch outcome {
-        case .success(let account): print("admin account “\(account.username)” is ready")
-        case .failure(let error): throw ValidationError("\(error)")
-        }
+        let account = try await withServices { try await $0.accounts.createAdmin(username: username, password: password) }
+        print("admin account “\(account.username)” is ready")
     }
+}
+
+struct CreateToken: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "create-token",
+        abstract: "Make a personal API token for an existing account and print it (shown this once; revoke it on the account page)."
+    )
+
+    @Option(help: "The account's username.")
+    var username: String
+
+    @Option(help: "What the token is for, as listed on the account page.")
+    var name: String = "command line"
+
+    func run() async throws {
+        let (username, name) = (username, name)
+        let token = try await withServices { try await $0.createToken(username: username, name: name) }
+        print(token)
+    }
+}
+
+/// Runs `body` over the configured database (migrated), then closes everything; errors become
+/// the command's readable failure.
+func withServices<T: Sendable>(_ body: @Sendable (AppServices) async throws -> T) async throws -> T {
+    let config = try AppConfig.fromEnvironment()
+    var logger = Logger(label: "popcornswirl")
+    logger.logLevel = .warning
+    let database = try await AppDatabase.open(config.storage, logger: logger)
+    let http = AsyncHTTPUpstream()
+    let outcome: Result<T, any Error>
+    do {
+        outcome = .success(try await body(try AppServices(config: config, database: database, http: http, logger: logger)))
+    } catch {
+        outcome = .failure(error)
+    }
+    await http.shutdown()
+    await database.shutdown()
+    return try outcome.mapError { ValidationError("\($0)") }.get()
 }

@@ -4,7 +4,7 @@ import OpenAPIRuntime
 import PopcornAPI
 
 /// Partner offers in JSON API v1: a title's offers for everyone, and the advertiser console's
-/// operations (`/api/v1/admin/…`) for callers with the `ADMIN_TOKEN`, over the same services.
+/// operations (`/api/v1/admin/…`) for administrators, over the same services.
 extension APIController {
     func listOffers(_ input: Operations.ListOffers.Input) async throws -> Operations.ListOffers.Output {
         // The documented pattern exactly: `movie:0012` or `show:+5` are not accepted either.
@@ -194,10 +194,10 @@ extension APIController {
     func adminRefusal<Output: AdminOperationOutput>(_: Output.Type) -> Output? {
         let refusal = APIScope.session.map(\.adminRefusal) ?? .forbidden
         guard let refusal else { return nil }
-        let problem = Components.Schemas.Problem(refusal, AdminRefusal.detail(refusal, enabled: services.adminAuth.isEnabled))
+        let problem = Components.Schemas.Problem(refusal, APIRefusal.detail(refusal))
         if refusal == .unauthorized {
             // The runtime percent-encodes header values; APISessionMiddleware writes the challenge as is.
-            return .unauthorized(.init(headers: .init(wwwAuthenticate: AdminRefusal.challenge), body: .applicationProblemJson(problem)))
+            return .unauthorized(.init(headers: .init(wwwAuthenticate: APIRefusal.challenge), body: .applicationProblemJson(problem)))
         }
         return .forbidden(.init(body: .applicationProblemJson(problem)))
     }

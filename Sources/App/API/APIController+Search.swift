@@ -36,9 +36,12 @@ extension APIController {
     }
 
     func getLastSearch(_ input: Operations.GetLastSearch.Input) async throws -> Operations.GetLastSearch.Output {
+        guard let profile = APIScope.session?.existing else {
+            return .unauthorized(.init(headers: .init(wwwAuthenticate: APIRefusal.challenge), body: .applicationProblemJson(.init(.unauthorized, APIRefusal.signInNeeded))))
+        }
         let last: LastSearch?
         do {
-            last = try await services.search.last(profile: APIScope.session?.profileID)
+            last = try await services.search.last(profile: profile)
         } catch {
             return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable("Your last search could not be loaded just now."))))
         }

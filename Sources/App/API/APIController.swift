@@ -17,7 +17,7 @@ struct APIController: APIProtocol {
             headers[.contentType] = "application/yaml; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
         }
-        router.add(middleware: APISessionMiddleware(sessions: services.sessions, adminAuth: services.adminAuth))
+        router.add(middleware: APISessionMiddleware(sessions: services.sessions, tokens: services.tokens, accounts: services.accounts))
         try registerHandlers(on: router)
     }
 
@@ -55,7 +55,10 @@ struct APIController: APIProtocol {
         guard (1...100_000).contains(page) else {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("page must be between 1 and 100000."))))
         }
-        let result = try await services.library.list(profile: APIScope.session?.profileID, list: list, page: page, kind: kind)
+        guard let profile = APIScope.session?.existing else {
+            return .unauthorized(.init(headers: .init(wwwAuthenticate: APIRefusal.challenge), body: .applicationProblemJson(.init(.unauthorized, APIRefusal.signInNeeded))))
+        }
+        let result = try await services.library.list(profile: profile, list: list, page: page, kind: kind)
         return .ok(.init(body: .json(.init(
             list: .init(rawValue: list.rawValue)!, page: result.page, pageSize: LibraryPage.pageSize, total: result.total,
             items: result.items.map(Components.Schemas.LibraryEntry.init)

@@ -4,15 +4,18 @@ import Hummingbird
 import Synchronization
 
 /// The caller of an API operation. Generated handlers cannot see the request context or set
-/// headers, so the session travels in a task-local and a new visitor's cookie is set afterwards.
+/// headers, so the caller travels in a task-local and a new visitor's cookie is set afterwards.
+///
+/// A caller is identified by `Authorization: Bearer <personal API token>` (the token's account;
+/// cookies are then ignored) or by the session cookie. Reads of personal data need one of them
+/// (401 otherwise); a write without either starts a visitor profile, as the pages do.
 final class APISession: Sendable {
     let existing: UUID?
     let sessions: SessionService
     /// Who offers are counted and capped for (`AppRequestContext.visitor`).
     let visitor: String
-    /// Why the admin operations must refuse this caller: nil when `Authorization: Bearer` carries
-    /// the `ADMIN_TOKEN`, `.unauthorized` without a bearer token, `.forbidden` for a wrong token or
-    /// a server without one.
+    /// Why the admin operations must refuse this caller: nil for an administrator, `.unauthorized`
+    /// with no credential at all, `.forbidden` for anyone else.
     let adminRefusal: HTTPResponse.Status?
     private let started = Mutex<(token: String, profile: UUID)?>(nil)
 
@@ -42,7 +45,8 @@ enum APIScope {
 
 struct APISessionMiddleware: RouterMiddleware {
     let sessions: SessionService
-    let adminAuth: AdminAuth
+    let tokens: APITokenService
+    let accounts: AccountService
 
     func handle(
         _ request: Request, context: AppRequestContext,
@@ -57,23 +61,51 @@ struct APISessionMiddleware: RouterMiddleware {
             head.headerFields[.accept] = accept + ", application/problem+json"
             request = Request(head: head, body: request.body)
         }
-        let refusal = adminAuth.apiRefusal(request)
         var response: Response
         if let reason = Self.crossSiteWriteRefusal(request) {
             response = try JSONAnswer.error(.forbidden, reason)
-        } else if let refusal, Self.isAdmin(request.uri.path) {
-            // Refused before the generated code reads the body: an unauthenticated caller learns
-            // nothing, not even whether its JSON would parse. The handlers check again.
-            response = try JSONAnswer.error(refusal, AdminRefusal.detail(refusal, enabled: adminAuth.isEnabled))
         } else {
-            let session = APISession(existing: context.profileID, sessions: sessions, visitor: context.visitor, adminRefusal: refusal)
-            response = try await APIScope.$session.withValue(session) { try await next(request, context) }
-            if let token = session.newToken { response.setCookie(SessionCookie.make(token)) }
+            switch try await caller(request, context) {
+            case .refused(let status, let detail):
+                // Refused before the generated code reads the body: an unauthenticated caller
+                // learns nothing, not even whether its JSON would parse. The handlers check again.
+                response = try JSONAnswer.error(status, detail)
+            case .allowed(let session):
+                response = try await APIScope.$session.withValue(session) { try await next(request, context) }
+                if let token = session.newToken { response.setCookie(context.cookies.session(token)) }
+            }
         }
         // Also for a 401 from a handler: the generated code percent-encodes header values.
-        if response.status == .unauthorized { response.headers[.wwwAuthenticate] = AdminRefusal.challenge }
+        if response.status == .unauthorized { response.headers[.wwwAuthenticate] = APIRefusal.challenge }
         response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-store"
         return response
+    }
+
+    enum Caller {
+        case allowed(APISession)
+        case refused(HTTPResponse.Status, String)
+    }
+
+    /// Who is calling: the bearer token's account, else the session cookie's profile, else nobody.
+    func caller(_ request: Request, _ context: AppRequestContext) async throws -> Caller {
+        let admin = Self.isAdmin(request.uri.path)
+        if let header = request.headers[.authorization] {
+            // The scheme name is case-insensitive (RFC 9110).
+            guard header.count > 7, header.prefix(7).lowercased() == "bearer ",
+                  let caller = try await tokens.caller(forToken: String(header.dropFirst(7)))
+            else { return .refused(.unauthorized, APIRefusal.invalidToken) }
+            if admin, !caller.isAdmin { return .refused(.forbidden, APIRefusal.notAdmin) }
+            return .allowed(APISession(existing: caller.profile, sessions: sessions, visitor: context.visitor, adminRefusal: caller.isAdmin ? nil : .forbidden))
+        }
+        var adminRefusal: HTTPResponse.Status? = context.profileID == nil ? .unauthorized : .forbidden
+        if admin {
+            if context.isAccount, try await accounts.account(context.profileID)?.isAdmin == true {
+                adminRefusal = nil
+            } else {
+                return .refused(adminRefusal!, adminRefusal == .unauthorized ? APIRefusal.signInNeeded : APIRefusal.notAdmin)
+            }
+        }
+        return .allowed(APISession(existing: context.profileID, sessions: sessions, visitor: context.visitor, adminRefusal: adminRefusal))
     }
 
     /// A write that rides on the cookie must come from this site's own pages (CSRF): a JSON body
@@ -104,12 +136,14 @@ struct APISessionMiddleware: RouterMiddleware {
     }
 }
 
-/// The words and header of a refused admin API call. They name no advertiser or offer.
-enum AdminRefusal {
-    static let challenge = #"Bearer realm="PopcornSwirl admin""#
+/// The words and header of a refused API call. They name no account, advertiser or offer.
+enum APIRefusal {
+    static let challenge = #"Bearer realm="PopcornSwirl""#
+    static let invalidToken = "This API token is not valid: it was revoked, mistyped, or is not a PopcornSwirl token (`Authorization: Bearer ps_…`)."
+    static let signInNeeded = "Send a personal API token (`Authorization: Bearer ps_…`, made on your account page) or sign in."
+    static let notAdmin = "This account is not an administrator. Administrators are made with `popcornswirl create-admin`."
 
-    static func detail(_ status: HTTPResponse.Status, enabled: Bool) -> String {
-        if status == .unauthorized { return "Send the admin token as `Authorization: Bearer <ADMIN_TOKEN>`." }
-        return enabled ? "This admin token is not valid." : "The admin API is switched off: the server has no ADMIN_TOKEN."
+    static func detail(_ status: HTTPResponse.Status) -> String {
+        status == .unauthorized ? signInNeeded : notAdmin
     }
 }

@@ -13,16 +13,18 @@ public final class AccountService: Sendable {
     let database: AppDatabase
     let sessions: SessionService
     let library: LibraryService
+    let tokens: APITokenService
     let clock: any AppClock
     let throttle: LoginThrottle
     /// Checked when the username is unknown, so a wrong username costs as long as a wrong password
     /// (made on first use, on the thread pool).
     private static let decoyHash = Bcrypt.hash(SessionService.newToken(), cost: bcryptCost)
 
-    init(database: AppDatabase, sessions: SessionService, library: LibraryService, clock: any AppClock) {
+    init(database: AppDatabase, sessions: SessionService, library: LibraryService, tokens: APITokenService, clock: any AppClock) {
         self.database = database
         self.sessions = sessions
         self.library = library
+        self.tokens = tokens
         self.clock = clock
         throttle = LoginThrottle(database: database, clock: clock)
     }
@@ -45,7 +47,7 @@ public final class AccountService: Sendable {
             switch self {
             case .invalid(let problems): problems.sorted { $0.key < $1.key }.map(\.value).joined(separator: " ")
             case .wrongCredentials: "Wrong username or password."
-            case .throttled(let seconds): "Too many failed sign-ins. Try again in \(max(1, (seconds + 59) / 60)) minute\(seconds > 60 ? "s" : "")."
+            case .throttled(let seconds): "Too many wrong passwords. Try again in \(max(1, (seconds + 59) / 60)) minute\(seconds > 60 ? "s" : "")."
             }
         }
     }
@@ -56,6 +58,13 @@ public final class AccountService: Sendable {
               let username = row.username
         else { return nil }
         return Account(id: profile, username: username, isAdmin: row.role == "admin")
+    }
+
+    /// The account with this username (any case), if there is one.
+    func profile(username raw: String) async throws -> UUID? {
+        guard let username = try? Self.normalisedUsername(raw).get() else { return nil }
+        let row = try await ProfileModel.query(on: database.db).filter(\.$username == username).filter(\.$kind == "account").first()
+        return row?.id
     }
 
     /// Letters, digits, `.`, `_` and `-`; stored lower-case, so "Ana" and "ana" are one account.
@@ -138,11 +147,9 @@ public final class AccountService: Sendable {
     }
 
     /// Every other session of the account ends; the caller's is replaced by the returned one.
-    func changePassword(account: UUID, current: String, new: String, token: String?) async throws -> String {
-        guard let row = try await ProfileModel.find(account, on: database.db), let hash = row.passwordHash, let username = row.username else {
-            throw Failure.wrongCredentials
-        }
-        guard try await Self.verify(current, hash: hash) else { throw Failure.invalid(["current": "Your current password is not right."]) }
+    func changePassword(account: UUID, current: String, new: String, address: String) async throws -> String {
+        guard let row = try await ProfileModel.find(account, on: database.db), let username = row.username else { throw Failure.wrongCredentials }
+        try await confirm(current, of: row, address: address, field: "current", problem: "Your current password is not right.")
         if let problem = PasswordPolicy.problem(new, username: username) { throw Failure.invalid(["password": problem]) }
         row.passwordHash = try await Self.hash(new)
         row.updatedAt = clock.now()
@@ -151,13 +158,25 @@ public final class AccountService: Sendable {
         return try await sessions.start(profile: account)
     }
 
-    /// Deletes the account with its lists, searches and sessions, after the password is confirmed.
-    func deleteAccount(account: UUID, password: String) async throws {
-        guard let row = try await ProfileModel.find(account, on: database.db), let hash = row.passwordHash else { throw Failure.wrongCredentials }
-        guard try await Self.verify(password, hash: hash) else { throw Failure.invalid(["password": "That password is not right; nothing was deleted."]) }
+    /// Deletes the account with its lists, searches, tokens and sessions, after the password is confirmed.
+    func deleteAccount(account: UUID, password: String, address: String) async throws {
+        guard let row = try await ProfileModel.find(account, on: database.db) else { throw Failure.wrongCredentials }
+        try await confirm(password, of: row, address: address, field: "password", problem: "That password is not right; nothing was deleted.")
         try await sessions.endAll(profile: account)
         try await row.delete(on: database.db)
+        tokens.forget(profile: account)
         library.versions.bump(account)
+    }
+
+    /// A signed-in account's own password, asked again before a change or deletion: wrong guesses
+    /// count towards the same limits as sign-ins, so a stolen session cannot try passwords freely.
+    private func confirm(_ password: String, of row: ProfileModel, address: String, field: String, problem: String) async throws {
+        let username = row.username ?? ""
+        if let wait = try await throttle.retryAfter(username: username, address: address) { throw Failure.throttled(retryAfter: wait) }
+        guard try await Self.verify(password, hash: row.passwordHash) else {
+            try await throttle.recordFailure(username: username, address: address)
+            throw Failure.invalid([field: problem])
+        }
     }
 
     /// Makes (or promotes) an admin account: `popcornswirl create-admin`.

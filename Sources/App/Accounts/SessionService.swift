@@ -16,8 +16,14 @@ public final class SessionService: Sendable {
     let clock: any AppClock
     /// A session unused this long is over (`SESSION_IDLE_DAYS`, 30 days by default).
     let idleTimeout: TimeInterval
-    /// token hash → (profile, when last_seen_at was written, when the database was last asked).
-    private let known = Mutex<[String: (profile: UUID, seenAt: Date, checkedAt: Date)]>([:])
+    /// Who a session belongs to: a profile, and whether it is a signed-in account (not a visitor).
+    public struct Identity: Sendable, Equatable {
+        public let profile: UUID
+        public let isAccount: Bool
+    }
+
+    /// token hash → (who, when last_seen_at was written, when the database was last asked).
+    private let known = Mutex<[String: (identity: Identity, seenAt: Date, checkedAt: Date)]>([:])
 
     public init(database: AppDatabase, clock: any AppClock, idleTimeout: TimeInterval = 30 * 86_400) {
         self.database = database
@@ -39,14 +45,22 @@ public final class SessionService: Sendable {
 
     /// The profile a session token belongs to, or nil for an unknown, ended, idle-expired or malformed token.
     public func profile(forToken token: String) async throws -> UUID? {
+        try await identity(forToken: token)?.profile
+    }
+
+    /// The profile of a session token and whether it is an account; nil for an unknown, ended,
+    /// idle-expired or malformed token.
+    public func identity(forToken token: String) async throws -> Identity? {
         guard token.count == 43, token.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
         let key = Self.hash(token)
         let now = clock.now()
         if let hit = known.withLock({ $0[key] }), now.timeIntervalSince(hit.checkedAt) < Self.recheckInterval,
            now.timeIntervalSince(hit.seenAt) < Self.lastSeenResolution {
-            return hit.profile
+            return hit.identity
         }
-        guard let session = try await SessionModel.find(key, on: database.db) else {
+        guard let session = try await SessionModel.find(key, on: database.db),
+              let profile = try await ProfileModel.find(session.profileID, on: database.db)
+        else {
             known.withLock { _ = $0.removeValue(forKey: key) }
             return nil
         }
@@ -61,16 +75,17 @@ public final class SessionService: Sendable {
             // Best effort: a busy database must not turn a page view into an error.
             if (try? await session.update(on: database.db)) != nil { seenAt = now }
         }
-        known.withLock { $0[key] = (session.profileID, seenAt, now) }
-        return session.profileID
+        let identity = Identity(profile: session.profileID, isAccount: profile.kind == "account")
+        known.withLock { $0[key] = (identity, seenAt, now) }
+        return identity
     }
 
-    /// A new session for an existing profile (sign-in, sign-up, password change); returns the cookie token.
+    /// A new session for an account (sign-in, sign-up, password change); returns the cookie token.
     func start(profile: UUID) async throws -> String {
         let now = clock.now()
         let token = Self.newToken()
         try await SessionModel(tokenHash: Self.hash(token), profileID: profile, now: now).create(on: database.db)
-        known.withLock { $0[Self.hash(token)] = (profile, now, now) }
+        known.withLock { $0[Self.hash(token)] = (Identity(profile: profile, isAccount: true), now, now) }
         return token
     }
 
@@ -84,7 +99,7 @@ public final class SessionService: Sendable {
     /// Ends every session of a profile but `keeping` (password change, account deletion).
     func endAll(profile: UUID, keeping token: String? = nil) async throws {
         let kept = token.map(Self.hash)
-        known.withLock { table in table = table.filter { $0.value.profile != profile || $0.key == kept } }
+        known.withLock { table in table = table.filter { $0.value.identity.profile != profile || $0.key == kept } }
         var query = SessionModel.query(on: database.db).filter(\.$profileID == profile)
         if let kept { query = query.filter(\.$id != kept) }
         try await query.delete()
@@ -99,7 +114,7 @@ public final class SessionService: Sendable {
             try await profile.create(on: db)
             try await SessionModel(tokenHash: Self.hash(token), profileID: profile.id!, now: now).create(on: db)
         }
-        known.withLock { $0[Self.hash(token)] = (profile.id!, now, now) }
+        known.withLock { $0[Self.hash(token)] = (Identity(profile: profile.id!, isAccount: false), now, now) }
         return (token, profile.id!)
     }
 }

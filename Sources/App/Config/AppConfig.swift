@@ -22,11 +22,13 @@ public struct AppConfig: Sendable {
     public var offline: Bool = false
     /// Storefront used for iTunes requests and passed on to partner shops.
     public var country: String = "US"
-    /// `ADMIN_TOKEN`: opens the advertiser console (`/admin/offers`) and the admin API. Unset: both are off.
-    public var adminToken: String?
+    /// `PUBLIC_URL`: the address people use. An `https://` one makes every request count as HTTPS
+    /// (TLS ends in front of the app): Secure, `__Host-` cookies and HSTS.
+    public var publicURL: String?
+    /// `TRUSTED_PROXIES`: addresses (comma-separated) whose `X-Forwarded-Proto: https` is believed.
+    public var trustedProxies: [String] = []
     /// `SESSION_IDLE_DAYS`: a session unused this long ends (30 by default).
     public var sessionIdleDays: Double = 30
-    static let adminTokenMinimum = 16
 
     public init() {}
 
@@ -84,11 +86,9 @@ public struct AppConfig: Sendable {
             }
             config.sessionIdleDays = number
         }
-        if let token = value("ADMIN_TOKEN") {
-            guard token.count >= adminTokenMinimum, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
-                throw ConfigError.invalid(name: "ADMIN_TOKEN", value: "…", reason: "use at least \(adminTokenMinimum) characters without spaces (e.g. `openssl rand -hex 24`)")
-            }
-            config.adminToken = token
+        if let url = value("PUBLIC_URL") { config.publicURL = try validatedBaseURL(url, name: "PUBLIC_URL") }
+        if let proxies = value("TRUSTED_PROXIES") {
+            config.trustedProxies = proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
         return config
     }

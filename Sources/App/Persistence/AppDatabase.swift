@@ -27,6 +27,7 @@ public final class AppDatabase: Sendable {
         SeedDemoOffers(),
         AddAccounts(),
         CreateLoginFailures(),
+        CreateAPITokens(),
     ]
 
     private init(databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool) {

@@ -7,6 +7,14 @@ import Hummingbird
 public struct AppRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     public var profileID: UUID?
+    /// The session cookie's token, when it names a live session.
+    var sessionToken: String?
+    /// The session is a signed-in account's (not a visitor's).
+    var isAccount = false
+    /// Over HTTPS (see `Transport`): cookies are Secure and `__Host-` prefixed, HSTS is sent.
+    var cookies = CookieJar()
+    /// The token this request's forms carry (see `CSRFMiddleware`).
+    var csrfToken = ""
     /// Who offers are counted and capped for: a hash of the `ps_visitor` cookie (set on the first visit).
     public var visitor: String = ""
     /// The client's IP address, when the connection has one.
@@ -25,7 +33,7 @@ public struct AppRequestContext: RequestContext {
 /// Resolves the session cookie into a profile before any handler runs, and gives every browser a
 /// random visitor id for counting and capping partner offers (no database row behind it).
 struct VisitorMiddleware: RouterMiddleware {
-    static let visitorCookie = "ps_visitor"
+    static let visitorCookie = CookieJar.visitor
     /// Keyed per process, so the ids cannot be computed from outside.
     private static let firstVisitKey = SessionService.newToken()
     let sessions: SessionService
@@ -41,13 +49,17 @@ struct VisitorMiddleware: RouterMiddleware {
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        if let token = request.cookies[SessionService.cookieName]?.value {
+        if let token = context.cookies.value(CookieJar.session, in: request) {
             // A failed lookup must not look like "no session": a save would then start a new
             // visitor and replace the cookie. It surfaces as the retry page instead.
-            context.profileID = try await sessions.profile(forToken: token)
+            if let identity = try await sessions.identity(forToken: token) {
+                context.profileID = identity.profile
+                context.isAccount = identity.isAccount
+                context.sessionToken = token
+            }
         }
         var newVisitor: String?
-        if let raw = request.cookies[Self.visitorCookie]?.value, raw.count == 43, raw.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) {
+        if let raw = context.cookies.value(Self.visitorCookie, in: request), RandomToken.isWellFormed(raw) {
             context.visitor = SessionService.hash(raw)
         } else {
             // A first visit's id is derived from its address and browser, so a client that never keeps
@@ -59,23 +71,33 @@ struct VisitorMiddleware: RouterMiddleware {
         }
         var response = try await next(request, context)
         if let newVisitor {
-            response.setCookie(Cookie(
-                name: Self.visitorCookie, value: newVisitor, maxAge: 365 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax
-            ))
+            response.setCookie(context.cookies.make(Self.visitorCookie, newVisitor, maxAge: 365 * 24 * 3600))
         }
         return response
     }
 }
 
-/// Security headers on every answer. Pages load nothing from other sites and run no inline script.
-struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Security headers on every answer, and whether the request came over HTTPS (which decides the
+/// cookies' form and HSTS). Pages load nothing from other sites and run no inline script.
+struct SecurityHeadersMiddleware: RouterMiddleware {
     static var contentSecurityPolicy: String {
         "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; "
             + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    /// Two years, as the HSTS preload list asks; subdomains are the deployer's to decide.
+    static let strictTransportSecurity = "max-age=63072000"
+
+    let transport: Transport
+
+    func handle(
+        _ request: Request, context: AppRequestContext,
+        next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.cookies.secure = transport.isSecure(request, address: context.clientAddress)
         var response = try await next(request, context)
+        if context.cookies.secure { response.headers[.strictTransportSecurity] = Self.strictTransportSecurity }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "strict-origin-when-cross-origin"

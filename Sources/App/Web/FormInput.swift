@@ -78,17 +78,10 @@ enum JSONAnswer {
 }
 
 enum SessionCookie {
-    static func make(_ token: String) -> Cookie {
-        Cookie(name: SessionService.cookieName, value: token, maxAge: 400 * 24 * 3600, path: "/", httpOnly: true, sameSite: .lax)
-    }
-
-    /// Tells the browser to forget its session cookie (sign-out, account deleted).
-    static let cleared = Cookie(name: SessionService.cookieName, value: "", maxAge: 0, path: "/", httpOnly: true, sameSite: .lax)
-
     /// The profile a write belongs to: the visitor's own, or a new visitor whose cookie the answer must set.
     static func profileForWrite(_ context: AppRequestContext, _ sessions: SessionService) async throws -> (UUID, Cookie?) {
         if let existing = context.profileID { return (existing, nil) }
         let started = try await sessions.startVisitor()
-        return (started.profile, make(started.token))
+        return (started.profile, context.cookies.session(started.token))
     }
 }

@@ -37,7 +37,7 @@ struct LibraryController {
         // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
         let version = services.library.versions.current(profile)
         let key = "\(profile)|\(list.rawValue)|\(kind?.rawValue ?? "any")|\(page)"
-        if let cached = pages.get(key, version: version) { return PageRenderer.htmlResponse(cached) }
+        if let cached = pages.get(key, version: version) { return cached.response() }
         // Concurrent requests for the same page and version share one query and one render.
         let rendered = await pages.rendering.run("\(key)|\(version)") { [services, renderer, pages] in
             do {
@@ -48,7 +48,7 @@ struct LibraryController {
                 return .failure(error)
             }
         }
-        return PageRenderer.htmlResponse(try rendered.get())
+        return try rendered.get().response()
     }
 
     struct ChangeForm: Decodable {

@@ -43,7 +43,7 @@ struct MoviesController {
                 year: year, currentYear: currentYear, cards: list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) },
                 source: list.source
             )), listing: ListingContext(movies: list.movies, kind: .movie, key: key))
-            return await renderer.listingResponse(page.pieces, listing: page.listing, offers: services.offers, visitor: context.visitor)
+            return await renderer.listingResponse(page.parts, listing: page.listing, offers: services.offers, visitor: context.visitor)
         }
         let states = try await services.library.states(profile: profile, movieIDs: list.movies.map(\.id))
         let cards = list.movies.map { MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo) }

@@ -52,7 +52,7 @@ struct CardGroup<Card> {
 /// with that visitor's sponsored cards (or nothing). The rest of the page can then be cached.
 enum SponsoredSlots {
     static let every = 12
-    static let marker = "<!--ps:sponsored-->"
+    static let marker = PageParts.sponsoredMarker
 
     static func groups<Card>(_ cards: [Card]) -> [CardGroup<Card>] {
         stride(from: 0, to: cards.count, by: every).map { start in
@@ -60,36 +60,18 @@ enum SponsoredSlots {
             return CardGroup(cards: Array(cards[start..<end]), slot: end - start == every)
         }
     }
-
-    /// The page cut at its markers: n markers give n + 1 pieces.
-    static func split(_ html: String) -> [ByteBuffer] {
-        html.components(separatedBy: marker).map { ByteBuffer(string: $0) }
-    }
-
-    /// The pieces with one card per marker (markers without a card stay empty), as buffers written
-    /// one after the other: the shared pieces are never copied.
-    static func join(_ pieces: [ByteBuffer], cards: [String]) -> [ByteBuffer] {
-        var out: [ByteBuffer] = []
-        out.reserveCapacity(pieces.count * 2)
-        for (index, piece) in pieces.enumerated() {
-            if index > 0, index - 1 < cards.count { out.append(ByteBuffer(string: cards[index - 1])) }
-            out.append(piece)
-        }
-        return out
-    }
 }
 
 extension PageRenderer {
     /// A rendered listing with this visitor's sponsored cards in its slots.
-    func listingResponse(_ pieces: [ByteBuffer], listing: ListingContext, offers: OfferService, visitor: String) async -> Response {
-        let slots = pieces.count - 1
+    func listingResponse(_ parts: PageParts, listing: ListingContext, offers: OfferService, visitor: String) async -> Response {
+        let slots = parts.sponsoredSlots
         let chosen = slots > 0 ? await offers.forListing(listing, slots: slots, visitor: visitor) : []
-        let cards = chosen.compactMap { try? html("sponsored_card", OfferCardView($0)) }
-        return Self.htmlResponse(ResponseBody(contentsOf: SponsoredSlots.join(pieces, cards: cards)))
+        return parts.response(cards: chosen.compactMap { try? html("sponsored_card", OfferCardView($0)) })
     }
 
     func listingResponse(_ template: String, _ view: Any, listing: ListingContext, offers: OfferService, visitor: String) async throws -> Response {
-        await listingResponse(SponsoredSlots.split(try html(template, view)), listing: listing, offers: offers, visitor: visitor)
+        await listingResponse(PageParts(try html(template, view)), listing: listing, offers: offers, visitor: visitor)
     }
 }
 

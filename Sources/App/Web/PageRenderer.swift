@@ -21,12 +21,9 @@ struct PageRenderer: Sendable {
         return html
     }
 
+    /// The page with the request's CSRF token in its forms (see `PageParts`).
     func response(_ template: String, _ view: Any, status: HTTPResponse.Status = .ok) throws -> Response {
-        Self.htmlResponse(ByteBuffer(string: try html(template, view)), status: status)
-    }
-
-    static func htmlResponse(_ body: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
-        htmlResponse(ResponseBody(byteBuffer: body), status: status)
+        PageParts(try html(template, view)).response(status: status)
     }
 
     static func htmlResponse(_ body: ResponseBody, status: HTTPResponse.Status = .ok) -> Response {

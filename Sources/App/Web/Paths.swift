@@ -49,9 +49,10 @@ enum Paths {
     static let account = "/account"
     static let accountPassword = "/account/password"
     static let accountDelete = "/account/delete"
+    static let accountTokens = "/account/tokens"
+    static let apiDocs = "/api/openapi.yaml"
+    static func revokeToken(_ id: UUID) -> String { "/account/tokens/\(id.uuidString.lowercased())/revoke" }
 
-    static let adminLogin = "/admin/login"
-    static let adminLogout = "/admin/logout"
     static let adminOffers = "/admin/offers"
     static let adminNewOffer = "/admin/offers/new"
     static let adminNewAdvertiser = "/admin/advertisers/new"

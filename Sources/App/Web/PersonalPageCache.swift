@@ -9,13 +9,14 @@ final class PersonalPageCache: Sendable {
     struct Entry {
         let version: UInt64
         let storedAt: Date
-        let body: ByteBuffer
+        let parts: PageParts
+        let size: Int
     }
 
     let maxBytes: Int
     let maxAge: TimeInterval
     let clock: any AppClock
-    let rendering = SingleFlight<String, ByteBuffer, any Error>()
+    let rendering = SingleFlight<String, PageParts, any Error>()
     private let state = Mutex<(entries: [String: Entry], bytes: Int)>(([:], 0))
 
     init(maxBytes: Int = 8 * 1024 * 1024, maxAge: TimeInterval = 2, clock: any AppClock) {
@@ -24,28 +25,29 @@ final class PersonalPageCache: Sendable {
         self.clock = clock
     }
 
-    func get(_ key: String, version: UInt64) -> ByteBuffer? {
+    func get(_ key: String, version: UInt64) -> PageParts? {
         let now = clock.now()
         return state.withLock { state in
             guard let entry = state.entries[key], entry.version == version, now.timeIntervalSince(entry.storedAt) < maxAge else {
                 return nil
             }
-            return entry.body
+            return entry.parts
         }
     }
 
     /// Stores a page; when the byte budget is spent the cache starts over (pages are cheap to redo).
-    func put(_ key: String, version: UInt64, html: String) -> ByteBuffer {
-        let body = ByteBuffer(string: html)
-        let entry = Entry(version: version, storedAt: clock.now(), body: body)
+    func put(_ key: String, version: UInt64, html: String) -> PageParts {
+        let parts = PageParts(html)
+        let size = html.utf8.count
+        let entry = Entry(version: version, storedAt: clock.now(), parts: parts, size: size)
         state.withLock { state in
-            if state.bytes + body.readableBytes > maxBytes {
+            if state.bytes + size > maxBytes {
                 state.entries.removeAll(keepingCapacity: true)
                 state.bytes = 0
             }
-            state.bytes += body.readableBytes - (state.entries[key]?.body.readableBytes ?? 0)
+            state.bytes += size - (state.entries[key]?.size ?? 0)
             state.entries[key] = entry
         }
-        return body
+        return parts
     }
 }

@@ -7,7 +7,7 @@ import Synchronization
 final class RenderedPageCache: Sendable {
     /// A page's pieces and what its sponsored cards are chosen for.
     struct Entry: Sendable {
-        let pieces: [ByteBuffer]
+        let parts: PageParts
         let listing: ListingContext
     }
 
@@ -24,7 +24,7 @@ final class RenderedPageCache: Sendable {
 
     /// Stores and returns the page; a full cache starts over rather than tracking recency.
     func put(_ key: String, _ html: String, listing: ListingContext) -> Entry {
-        let entry = Entry(pieces: SponsoredSlots.split(html), listing: listing)
+        let entry = Entry(parts: PageParts(html), listing: listing)
         pages.withLock { table in
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
             table[key] = entry

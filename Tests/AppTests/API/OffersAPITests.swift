@@ -8,8 +8,9 @@ import Testing
 
 @Suite("JSON API v1: partner offers")
 struct OffersAPITests {
-    static let token = "test-admin-token-0123456789"
-    static func withToken(_ config: inout AppConfig) { config.adminToken = token }
+    /// The personal API token of the tests' administrator (see `TestApp.seedAdmin`).
+    static let token = testToken("test-admin-token")
+    static let memberToken = testToken("test-member-token")
 
     struct Advertiser: Decodable { let id: Int; let name: String; let description: String; let logoURL: String }
     struct Offer: Decodable {
@@ -173,26 +174,32 @@ struct OffersAPITests {
         }
     }
 
-    @Test("every admin operation: 401 without a bearer token, 403 with a wrong one; never any data")
+    @Test("every admin operation: 401 without a live token, 403 for a member's token or session; never any data")
     func refusedCallers() async throws {
-        try await TestApp.with(configure: Self.withToken) { app in
+        try await TestApp.with { app in
+            try await app.seedAdmin(token: Self.token)
+            let member = try await app.signedIn("member")
+            try await app.give(Self.memberToken, to: member.profile)
             try await app.test { client in
                 for (method, path, body) in Self.adminCalls {
-                    for authorization in [nil, "Basic dGVzdDp0ZXN0", "Bearer", "token \(Self.token)"] {
+                    let unauthorized = [
+                        nil, "Basic dGVzdDp0ZXN0", "Bearer", "token \(Self.token)", "Bearer wrong-token-0123456789", "Bearer \(Self.token)x",
+                        "Bearer  \(Self.token)", "Bearer ", "Bearer \(testToken("never-issued"))",
+                    ]
+                    for authorization in unauthorized {
                         let response = try await client.offersAPI(path, method, body, authorization: authorization)
                         #expect(response.status == .unauthorized, "\(method) \(path) with \(authorization ?? "no header")")
-                        #expect(response.headers[.wwwAuthenticate] == #"Bearer realm="PopcornSwirl admin""#)
+                        #expect(response.headers[.wwwAuthenticate] == #"Bearer realm="PopcornSwirl""#)
                         #expect(try APITests.decode(Problem.self, response).title == "Unauthorized")
                         Self.expectNoData(response, "\(method) \(path)")
                     }
-                    for authorization in ["Bearer wrong-token-0123456789", "Bearer \(Self.token)x", "Bearer  \(Self.token)", "Bearer "] {
-                        let response = try await client.offersAPI(path, method, body, authorization: authorization)
-                        #expect(response.status == .forbidden || response.status == .unauthorized, "\(method) \(path) with \(authorization)")
-                        Self.expectNoData(response, "\(method) \(path)")
-                    }
-                    let wrong = try await client.offersAPI(path, method, body, authorization: "Bearer wrong-token-0123456789")
-                    #expect(wrong.status == .forbidden)
-                    #expect(try APITests.decode(Problem.self, wrong).detail == "This admin token is not valid.")
+                    let memberCall = try await client.offersAPI(path, method, body, authorization: "Bearer \(Self.memberToken)")
+                    #expect(memberCall.status == .forbidden, "\(method) \(path) with a member's token")
+                    #expect(try APITests.decode(Problem.self, memberCall).detail == APIRefusal.notAdmin)
+                    Self.expectNoData(memberCall, "\(method) \(path)")
+                    let memberSession = try await client.offersAPI(path, method, body, authorization: nil, cookie: member.cookie)
+                    #expect(memberSession.status == .forbidden, "\(method) \(path) with a member's session")
+                    Self.expectNoData(memberSession, "\(method) \(path)")
                 }
                 // Nothing was created, changed or deleted.
                 #expect(try await app.services.offerAdmin.offers().count == 32)
@@ -203,7 +210,7 @@ struct OffersAPITests {
                     let response = try await client.offersAPI(path, .get, nil, authorization: nil)
                     #expect(response.status == .unauthorized || response.status == .notFound, "\(path): \(response.status)")
                     if response.status == .unauthorized {
-                        #expect(response.headers[.wwwAuthenticate] == #"Bearer realm="PopcornSwirl admin""#, "\(path)")
+                        #expect(response.headers[.wwwAuthenticate] == #"Bearer realm="PopcornSwirl""#, "\(path)")
                         #expect(try APITests.decode(Problem.self, response).title == "Unauthorized", "\(path)")
                     }
                     Self.expectNoData(response, path)
@@ -212,26 +219,29 @@ struct OffersAPITests {
         }
     }
 
-    @Test("without ADMIN_TOKEN the admin API is switched off: 403 for any bearer token")
-    func consoleDisabled() async throws {
+    @Test("a revoked token stops working at once; an administrator's session cookie works like their token")
+    func revokedAndSession() async throws {
         try await TestApp.with { app in
+            let cookie = try await app.seedAdmin(token: Self.token)
             try await app.test { client in
-                for (method, path, body) in Self.adminCalls {
-                    for authorization in ["Bearer \(Self.token)", "Bearer "] {
-                        let response = try await client.offersAPI(path, method, body, authorization: authorization)
-                        #expect(response.status == .forbidden, "\(method) \(path)")
-                        #expect(try APITests.decode(Problem.self, response).detail.contains("switched off"))
-                        Self.expectNoData(response, "\(method) \(path)")
-                    }
-                }
-                #expect(try await app.services.offerAdmin.offers().count == 32)
+                #expect(try await client.offersAPI("/api/v1/admin/offers/1", .get, nil).status == .ok)
+                let viaSession = try await client.offersAPI("/api/v1/admin/offers/1", .get, nil, authorization: nil, cookie: cookie)
+                #expect(viaSession.status == .ok)
+                let admin = try #require(try await app.services.accounts.profile(username: "admin"))
+                let issued = try await app.services.tokens.list(profile: admin)
+                #expect(issued.map(\.hint) == [String(Self.token.prefix(9))])
+                #expect(try await app.services.tokens.revoke(profile: admin, id: issued[0].id))
+                let revoked = try await client.offersAPI("/api/v1/admin/offers/1", .get, nil)
+                #expect(revoked.status == .unauthorized)
+                Self.expectNoData(revoked, "revoked token")
             }
         }
     }
 
     @Test("the handlers refuse by themselves too, whatever the middleware did")
     func handlersRefuse() async throws {
-        try await TestApp.with(configure: Self.withToken) { app in
+        try await TestApp.with { app in
+            try await app.seedAdmin(token: Self.token)
             let renderer = try await PageRenderer.load()
             let api = APIController(
                 services: app.services, movies: MoviesController(services: app.services, renderer: renderer, sharedPages: RenderedPageCache()),
@@ -284,7 +294,8 @@ struct OffersAPITests {
 
     @Test("create a shop and an offer, see it served and clicked in its report, pause it, delete it")
     func lifecycle() async throws {
-        try await TestApp.with(configure: Self.withToken) { app in
+        try await TestApp.with { app in
+            try await app.seedAdmin(token: Self.token)
             try await app.test { client in
                 let shops = try APITests.decode(AdvertiserList.self, try await client.offersAPI("/api/v1/admin/advertisers"))
                 #expect(shops.advertisers.count == 8 && shops.advertisers.allSatisfy(\.demo))
@@ -373,7 +384,8 @@ struct OffersAPITests {
 
     @Test("values that break the rules are a 422 problem naming each field; a body that does not fit the schema is a 400")
     func invalidValues() async throws {
-        try await TestApp.with(configure: Self.withToken) { app in
+        try await TestApp.with { app in
+            try await app.seedAdmin(token: Self.token)
             try await app.test { client in
                 let shop = try APITests.decode(AdminAdvertiser.self, try await client.offersAPI("/api/v1/admin/advertisers", .post, Self.advertiserBody))
                 let cases: [(String, [String: Any], field: String, words: String)] = [
@@ -434,7 +446,8 @@ struct OffersAPITests {
         "from=2026-11-18&to=2026-11-01", "from=2025-10-01&to=2026-11-04", "from=2026-02-30&to=2026-03-01", "to=tomorrow", "from=18.11.2026",
     ])
     func badReportRange(query: String) async throws {
-        try await TestApp.with(configure: Self.withToken) { app in
+        try await TestApp.with { app in
+            try await app.seedAdmin(token: Self.token)
             try await app.test { client in
                 let response = try await client.offersAPI("/api/v1/admin/offers/1/report?\(query)")
                 #expect(response.status == .badRequest)
@@ -456,11 +469,12 @@ extension TestClientProtocol {
     /// An admin API call; by default with the right bearer token.
     fileprivate func offersAPI(
         _ uri: String, _ method: HTTPRequest.Method = .get, _ json: String? = nil,
-        authorization: String? = "Bearer \(OffersAPITests.token)"
+        authorization: String? = "Bearer \(OffersAPITests.token)", cookie: String? = nil
     ) async throws -> TestResponse {
         var headers = HTTPFields()
         headers[.accept] = "application/json"
         if let authorization { headers[.authorization] = authorization }
+        if let cookie { headers[.cookie] = cookie }
         if json != nil { headers[.contentType] = "application/json" }
         return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
     }

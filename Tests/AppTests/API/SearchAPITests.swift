@@ -45,9 +45,9 @@ struct SearchAPITests {
         }
     }
 
-    @Test("bad input is a 400 problem; an unusable iTunes answer a 503; no search yet a 404", arguments: [
+    @Test("bad input is a 400 problem; an unusable iTunes answer a 503; no caller a 401", arguments: [
         ("/api/v1/search?q=%20", 400), ("/api/v1/search", 400), ("/api/v1/search?q=\(String(repeating: "x", count: 201))", 400),
-        ("/api/v1/search/last", 404),
+        ("/api/v1/search/last", 401),
     ])
     func errors(path: String, status: Int) async throws {
         try await TestApp.with { app in

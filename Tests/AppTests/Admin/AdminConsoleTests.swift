@@ -8,13 +8,16 @@ import Testing
 /// The advertiser console over HTTP: who gets in, what the forms accept, and the reports.
 @Suite("Advertiser console")
 struct AdminConsoleTests {
-    static let token = "console-test-token-0123456789"
-
     static func withConsole<T>(_ body: (TestApp) async throws -> T) async throws -> T {
-        try await TestApp.with(configure: { $0.adminToken = token }, body)
+        try await TestApp.with(body)
     }
 
-    @Test("every console page answers 401 with the sign-in form, and no offer data, until the token is entered")
+    /// An administrator's console cookie (session + CSRF cookie).
+    static func signIn(_ app: TestApp) async throws -> String {
+        try await app.signedIn("admin", admin: true).cookie
+    }
+
+    @Test("every console page answers 401 with the sign-in form, and no offer data, without a signed-in account")
     func signInRequired() async throws {
         try await Self.withConsole { app in
             try await app.test { client in
@@ -22,7 +25,8 @@ struct AdminConsoleTests {
                              "/admin/advertisers/new", "/admin/advertisers/1/edit", "/admin/advertisers/1/report", "/admin/offers/1/delete"] {
                     let response = try await client.get(path)
                     #expect(response.status == .unauthorized, "\(path)")
-                    #expect(response.text.contains(#"name="token""#), "\(path)")
+                    #expect(response.text.contains(#"name="password""#) && response.text.contains("Sign in with an administrator’s account"), "\(path)")
+                    #expect(response.text.contains(#"name="next" value="\#(path)""#), "\(path): back to the console page after signing in")
                     #expect(!response.text.contains("Reel Snacks") && !response.text.contains("data-offer-id"), "\(path)")
                 }
                 for path in ["/admin/offers", "/admin/offers/1/pause", "/admin/offers/1/delete", "/admin/advertisers", "/admin/advertisers/1/delete"] {
@@ -35,52 +39,28 @@ struct AdminConsoleTests {
         }
     }
 
-    @Test("a wrong token is refused with a message; the right one opens the dashboard; a forged cookie does not")
-    func tokenCheck() async throws {
+    @Test("a member's account gets 403 and no data; an administrator's opens the dashboard; a signed-out session does not")
+    func adminRoleCheck() async throws {
         try await Self.withConsole { app in
             try await app.test { client in
-                let wrong = try await client.postForm("/admin/login", [("token", "not-the-token-at-all"), ("next", "/admin/offers")])
-                #expect(wrong.status == .unauthorized)
-                #expect(wrong.text.contains("That token is not the console’s ADMIN_TOKEN."))
-                #expect(wrong.headers[values: .setCookie].allSatisfy { !$0.hasPrefix(AdminAuth.cookieName) })
+                let member = try await app.signedIn("member")
+                for path in ["/admin/offers", "/admin/offers/1/edit", "/admin/advertisers/1/report"] {
+                    let refused = try await client.get(path, cookie: member.cookie)
+                    #expect(refused.status == .forbidden, "\(path)")
+                    #expect(refused.text.contains("popcornswirl create-admin"), "\(path)")
+                    #expect(!refused.text.contains("Reel Snacks"), "\(path)")
+                }
+                let pause = try await client.postForm("/admin/offers/1/pause", [], cookie: member.cookie)
+                #expect(pause.status == .forbidden)
+                #expect(try await app.services.offerAdmin.offer(1)?.active == true)
 
-                let cookie = try await Self.signIn(client)
+                let cookie = try await Self.signIn(app)
                 let dashboard = try await client.get("/admin/offers", cookie: cookie)
                 #expect(dashboard.status == .ok)
                 #expect(dashboard.text.contains("Reel Snacks"))
-                let forged = try await client.get("/admin/offers", cookie: "\(AdminAuth.cookieName)=9999999999.deadbeef")
-                #expect(forged.status == .unauthorized)
-                // The session lasts 12 hours.
-                app.clock.advance(AdminAuth.lifetime + 1)
+                let signOut = try await client.postForm(Paths.signOut, [], cookie: cookie)
+                #expect(signOut.status == .seeOther)
                 #expect(try await client.get("/admin/offers", cookie: cookie).status == .unauthorized)
-            }
-        }
-    }
-
-    @Test("a login form cannot send the browser to another site after sign-in")
-    func loginRedirectStaysOnConsole() async throws {
-        try await Self.withConsole { app in
-            try await app.test { client in
-                for next in ["https://evil.example/", "//evil.example", "/\\evil.example", "/movies"] {
-                    let response = try await client.postForm("/admin/login", [("token", Self.token), ("next", next)])
-                    if response.status == .seeOther {
-                        #expect(response.headers[.location]?.hasPrefix("/admin") == true, "\(next)")
-                    }
-                }
-            }
-        }
-    }
-
-    @Test("without ADMIN_TOKEN the console is switched off (403), and says how to switch it on")
-    func disabledWithoutToken() async throws {
-        try await TestApp.with { app in
-            try await app.test { client in
-                let page = try await client.get("/admin/offers")
-                #expect(page.status == .forbidden)
-                #expect(page.text.contains("ADMIN_TOKEN"))
-                #expect(!page.text.contains("Reel Snacks"))
-                let login = try await client.postForm("/admin/login", [("token", "")])
-                #expect(login.status == .forbidden)
             }
         }
     }
@@ -89,13 +69,16 @@ struct AdminConsoleTests {
     func csrfRequired() async throws {
         try await Self.withConsole { app in
             try await app.test { client in
-                let cookie = try await Self.signIn(client)
-                let pause = try await client.postForm("/admin/offers/1/pause", [("csrf", "0000")], cookie: cookie)
-                #expect(pause.status == .forbidden)
+                let cookie = try await Self.signIn(app)
+                for token in [nil, "0000", String(repeating: "A", count: 43)] {
+                    let pause = try await client.postForm("/admin/offers/1/pause", token.map { [("csrf", $0)] } ?? [], cookie: cookie, csrf: false)
+                    #expect(pause.status == .forbidden)
+                    #expect(pause.text.contains("This page has expired"))
+                }
                 let offer = try #require(try await app.services.offerAdmin.offer(1))
                 #expect(offer.active)
                 let csrf = try await Self.csrf(client, cookie)
-                let ok = try await client.postForm("/admin/offers/1/pause", [("csrf", csrf)], cookie: cookie)
+                let ok = try await client.postForm("/admin/offers/1/pause", [("csrf", csrf)], cookie: cookie, csrf: false)
                 #expect(ok.status == .seeOther)
                 let paused = try #require(try await app.services.offerAdmin.offer(1))
                 #expect(!paused.active)
@@ -107,7 +90,7 @@ struct AdminConsoleTests {
     func createOffer() async throws {
         try await Self.withConsole { app in
             try await app.test { client in
-                let cookie = try await Self.signIn(client)
+                let cookie = try await Self.signIn(app)
                 let csrf = try await Self.csrf(client, cookie)
                 var fields: [(String, String)] = [
                     ("csrf", csrf), ("advertiser", "1"), ("headline", String(repeating: "x", count: 71)), ("description", "A fine thing."),
@@ -147,7 +130,7 @@ struct AdminConsoleTests {
     func shops() async throws {
         try await Self.withConsole { app in
             try await app.test { client in
-                let cookie = try await Self.signIn(client)
+                let cookie = try await Self.signIn(app)
                 let csrf = try await Self.csrf(client, cookie)
                 let bad = try await client.postForm("/admin/advertisers", [
                     ("csrf", csrf), ("name", ""), ("domains", "not a domain"), ("website", "https://elsewhere.example"),
@@ -178,7 +161,7 @@ struct AdminConsoleTests {
     func logoUpload() async throws {
         try await Self.withConsole { app in
             try await app.test { client in
-                let cookie = try await Self.signIn(client)
+                let cookie = try await Self.signIn(app)
                 let csrf = try await Self.csrf(client, cookie)
                 let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 64)
                 let fields = [("csrf", csrf), ("name", "Pixel Shop"), ("domains", "pixel.example"), ("website", "https://pixel.example")]
@@ -198,7 +181,7 @@ struct AdminConsoleTests {
     func report() async throws {
         try await Self.withConsole { app in
             try await app.test { client in
-                let cookie = try await Self.signIn(client)
+                let cookie = try await Self.signIn(app)
                 let offer = try #require(try await app.services.offerAdmin.offer(5))
                 app.services.offers.tracker.impressions([offer], visitor: "a")
                 app.services.offers.tracker.impressions([offer], visitor: "b")
@@ -220,14 +203,6 @@ struct AdminConsoleTests {
                 #expect(tooLong.status == .badRequest)
             }
         }
-    }
-
-    static func signIn(_ client: some TestClientProtocol) async throws -> String {
-        let response = try await client.postForm("/admin/login", [("token", token), ("next", "/admin/offers")])
-        #expect(response.status == .seeOther)
-        let header = try #require(response.headers[values: .setCookie].first { $0.hasPrefix(AdminAuth.cookieName + "=") })
-        #expect(header.contains("HttpOnly") && header.contains("SameSite=Strict"))
-        return String(header.prefix { $0 != ";" })
     }
 
     static func csrf(_ client: some TestClientProtocol, _ cookie: String) async throws -> String {
@@ -262,7 +237,7 @@ struct AdminShopPauseTests {
     func pauseShop() async throws {
         try await AdminConsoleTests.withConsole { app in
             try await app.test { client in
-                let cookie = try await AdminConsoleTests.signIn(client)
+                let cookie = try await AdminConsoleTests.signIn(app)
                 let csrf = try await AdminConsoleTests.csrf(client, cookie)
                 let offer = try #require(try await app.services.offerAdmin.offer(5))
                 #expect(try await client.get("/offers/5/go").status == .seeOther)

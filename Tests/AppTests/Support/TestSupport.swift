@@ -240,6 +240,44 @@ struct TestApp {
     }
 }
 
+extension TestApp {
+    /// The CSRF cookie of the accounts below, so a page fetched with their cookie carries a
+    /// token that fits it.
+    static let csrfCookie = "\(CookieJar.csrf)=" + String(repeating: "c", count: 43)
+
+    /// An account made straight in the database (no bcrypt: tests of passwords sign up over HTTP),
+    /// signed in: its session cookie and a CSRF cookie, as one `Cookie` header.
+    func signedIn(_ username: String, admin: Bool = false) async throws -> (profile: UUID, cookie: String) {
+        let row = ProfileModel(kind: "account", now: clock.now())
+        row.username = username
+        row.passwordHash = "not-a-bcrypt-hash"
+        row.role = admin ? "admin" : nil
+        try await row.create(on: services.database.db)
+        let token = try await services.sessions.start(profile: try row.requireID())
+        return (try row.requireID(), "\(SessionService.cookieName)=\(token); \(Self.csrfCookie)")
+    }
+
+    /// Gives the account this exact personal API token (tests keep tokens as constants).
+    func give(_ token: String, to profile: UUID) async throws {
+        try await APITokenModel(
+            profileID: profile, name: "test", tokenHash: SessionService.hash(token), hint: String(token.prefix(9)), now: clock.now()
+        ).create(on: services.database.db)
+    }
+
+    /// An administrator ("admin") holding `token`; returns the admin's console cookie.
+    @discardableResult
+    func seedAdmin(token: String) async throws -> String {
+        let admin = try await signedIn("admin", admin: true)
+        try await give(token, to: admin.profile)
+        return admin.cookie
+    }
+}
+
+/// A personal API token of the right shape: `ps_` and 43 URL-safe characters.
+func testToken(_ seed: String) -> String {
+    "ps_" + seed.padding(toLength: 43, withPad: "0", startingAt: 0)
+}
+
 extension TestResponse {
     var text: String { String(buffer: body) }
 
@@ -258,13 +296,36 @@ extension TestClientProtocol {
         return try await execute(uri: uri, method: .get, headers: headers)
     }
 
-    func postForm(_ uri: String, _ fields: [(String, String)], cookie: String? = nil, json: Bool = false) async throws -> TestResponse {
+    /// Posts a form as a browser would: the CSRF token comes from a page fetched first with the
+    /// same cookies (`csrf: false` leaves it out, to test the refusal).
+    func postForm(_ uri: String, _ fields: [(String, String)], cookie: String? = nil, json: Bool = false, csrf: Bool = true) async throws -> TestResponse {
         var headers = HTTPFields()
         headers[.contentType] = "application/x-www-form-urlencoded"
+        var fields = fields
+        var cookie = cookie
+        if csrf {
+            let page = try await csrfToken(cookie: cookie)
+            cookie = page.cookie
+            fields.append((CSRFMiddleware.field, page.token))
+        }
         if let cookie { headers[.cookie] = cookie }
         if json { headers[.accept] = "application/json" }
         let body = fields.map { "\($0.0)=\(Paths.query($0.1).replacingOccurrences(of: "&", with: "%26"))" }.joined(separator: "&")
         return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
+    }
+
+    /// The CSRF token a page gives these cookies, and the cookies with the CSRF cookie it set (if any).
+    func csrfToken(cookie: String?) async throws -> (token: String, cookie: String?) {
+        let page = try await get(Paths.signIn, cookie: cookie)
+        let marker = #"name="csrf" value=""#
+        let text = page.text
+        guard let start = text.range(of: marker)?.upperBound, let end = text[start...].firstIndex(of: "\"") else {
+            Issue.record("no CSRF token on \(Paths.signIn)")
+            return ("", cookie)
+        }
+        let set = page.headers[values: .setCookie].first { $0.hasPrefix(CookieJar.csrf + "=") }.map { String($0.prefix { $0 != ";" }) }
+        let cookies = [cookie, set].compactMap { $0 }.joined(separator: "; ")
+        return (String(text[start..<end]), cookies.isEmpty ? nil : cookies)
     }
 
     func sendJSON(_ uri: String, method: HTTPRequest.Method, _ json: String, cookie: String? = nil) async throws -> TestResponse {

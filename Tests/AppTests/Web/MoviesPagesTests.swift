@@ -43,9 +43,18 @@ struct MoviesPagesTests {
     func sharedRendering() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let first = try await client.get("/movies?year=2026").text
-                let second = try await client.get("/movies?year=2026").text
+                // The same browser (same CSRF cookie) gets the same bytes; the shared part is cached.
+                let first = try await client.get("/movies?year=2026", cookie: TestApp.csrfCookie).text
+                let second = try await client.get("/movies?year=2026", cookie: TestApp.csrfCookie).text
                 #expect(first == second)
+                // Another browser gets the same page with its own form token in every form.
+                let other = try await client.get("/movies?year=2026").text
+                let token = #/name="csrf" value="([A-Za-z0-9_-]{43})"/#
+                let mine = Set(first.matches(of: token).map { String($0.output.1) })
+                let theirs = Set(other.matches(of: token).map { String($0.output.1) })
+                #expect(mine.count == 1 && theirs.count == 1 && mine != theirs)
+                #expect(first.matches(of: token).count > 2, "one per card and the note dialog's")
+                #expect(first.replacingOccurrences(of: mine.first!, with: "") == other.replacingOccurrences(of: theirs.first!, with: ""))
                 #expect(app.upstream.calls("/search") == 1)
             }
         }

@@ -8,11 +8,17 @@
   const SAVE_SHOW_FAILED = "There was a problem saving/deleting this TV Show. Do you want to try again?";
   const FETCH_FAILED = "An error occurred while fetching data. Do you want to try again?";
 
+  // The page's CSRF token: the server refuses a write without it.
+  function csrfToken() {
+    const meta = document.querySelector('meta[name="csrf-token"]');
+    return meta ? meta.content : "";
+  }
+
   function post(url, fields) {
     const body = new URLSearchParams(fields);
     return fetch(url, {
       method: "POST",
-      headers: { "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+      headers: { "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded", "X-CSRF-Token": csrfToken() },
       body: body,
       credentials: "same-origin",
     }).then(function (response) {
@@ -192,12 +198,16 @@
     input.type = "hidden";
     input.name = "return_to";
     input.value = link.dataset.return || "";
+    const token = document.createElement("input");
+    token.type = "hidden";
+    token.name = "csrf";
+    token.value = csrfToken();
     const button = document.createElement("button");
     button.className = "btn-show-action btn-favorite-show";
     button.name = "favorite";
     button.value = "1";
     button.textContent = "Favorite";
-    form.append(input, button);
+    form.append(token, input, button);
     return form;
   }
 

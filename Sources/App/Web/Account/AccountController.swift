@@ -12,9 +12,18 @@ struct AccountController {
         router.get(RouterPath(Paths.signIn)) { request, _ in try credentialsPage(.signIn, next: nextPath(request)) }
         router.post(RouterPath(Paths.signUp)) { request, context in try await submit(.signUp, request, context) }
         router.post(RouterPath(Paths.signIn)) { request, context in try await submit(.signIn, request, context) }
-        router.post(RouterPath(Paths.signOut)) { request, _ in try await signOut(request) }
-        router.get(RouterPath(Paths.account)) { _, context in try await accountPage(context, notice: nil, failure: nil) }
+        router.post(RouterPath(Paths.signOut)) { _, context in try await signOut(context) }
+        router.get(RouterPath(Paths.account)) { request, context in
+            let notice: String? = switch request.uri.queryParameters["done"] {
+            case "password": "Password changed. You were signed out everywhere else."
+            case "revoked": "Token revoked: calls made with it are refused from now on."
+            default: nil
+            }
+            return try await accountPage(context, notice: notice, failure: nil)
+        }
         router.post(RouterPath(Paths.accountPassword)) { request, context in try await changePassword(request, context) }
+        router.post(RouterPath(Paths.accountTokens)) { request, context in try await createToken(request, context) }
+        router.post("/account/tokens/:id/revoke") { request, context in try await revokeToken(request, context) }
         router.get(RouterPath(Paths.accountDelete)) { _, context in try await deletePage(context, error: nil) }
         router.post(RouterPath(Paths.accountDelete)) { request, context in try await deleteAccount(request, context) }
     }
@@ -24,6 +33,7 @@ struct AccountController {
         var password: String?
         var current: String?
         var next: String?
+        var name: String?
     }
 
     func nextPath(_ request: Request) -> String {
@@ -38,7 +48,7 @@ struct AccountController {
         let form = try await FormInput.decode(Form.self, request, context)
         let next = Paths.safeReturnPath(form.next, fallback: Paths.library(.all))
         let username = form.username ?? "", password = form.password ?? ""
-        let visitorToken = request.cookies[SessionService.cookieName]?.value
+        let visitorToken = context.sessionToken
         do {
             let result = mode == .signUp
                 ? try await accounts.signUp(username: username, password: password, visitor: context.profileID, visitorToken: visitorToken)
@@ -47,7 +57,7 @@ struct AccountController {
                     address: context.clientAddress ?? "unknown"
                 )
             var response = Response.redirect(to: next, type: .normal)
-            response.setCookie(SessionCookie.make(result.token))
+            response.setCookie(context.cookies.session(result.token))
             return response
         } catch let failure as AccountService.Failure {
             switch failure {
@@ -56,17 +66,15 @@ struct AccountController {
             case .wrongCredentials:
                 return try credentialsPage(mode, next: next, username: username, errors: ["form": failure.description], status: .unauthorized)
             case .throttled(let seconds):
-                var response = try credentialsPage(mode, next: next, username: username, errors: ["form": failure.description], status: .tooManyRequests)
-                response.headers[.retryAfter] = String(seconds)
-                return response
+                return try await throttled(seconds) { try credentialsPage(mode, next: next, username: username, errors: ["form": failure.description]) }
             }
         }
     }
 
-    func signOut(_ request: Request) async throws -> Response {
-        if let token = request.cookies[SessionService.cookieName]?.value { try await accounts.signOut(token: token) }
+    func signOut(_ context: AppRequestContext) async throws -> Response {
+        if let token = context.sessionToken { try await accounts.signOut(token: token) }
         var response = Response.redirect(to: Paths.signIn + "?signed_out=1", type: .normal)
-        response.setCookie(SessionCookie.cleared)
+        response.setCookie(context.cookies.clearedSession)
         return response
     }
 
@@ -80,12 +88,40 @@ struct AccountController {
         try await accounts.account(context.profileID)
     }
 
-    func accountPage(_ context: AppRequestContext, notice: String?, failure: [String: String]?) async throws -> Response {
+    func accountPage(
+        _ context: AppRequestContext, notice: String?, failure: [String: String]?, newToken: AccountPage.NewToken? = nil
+    ) async throws -> Response {
         guard let account = try await signedIn(context) else {
             return try signInRequired(Paths.account)
         }
-        let page = AccountPage(account: account, notice: notice, errors: failure ?? [:])
-        return try renderer.response("account", page, status: failure == nil ? .ok : .unprocessableContent)
+        let tokens = try await services.tokens.list(profile: account.id)
+        let page = AccountPage(account: account, tokens: tokens, newToken: newToken, notice: notice, errors: failure ?? [:])
+        var response = try renderer.response("account", page, status: failure == nil ? .ok : .unprocessableContent)
+        // The page can hold a token shown once: no cache keeps it.
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    func createToken(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        guard let account = try await signedIn(context) else { return try signInRequired(Paths.account) }
+        let form = try await FormInput.decode(Form.self, request, context)
+        do {
+            let made = try await services.tokens.create(profile: account.id, name: form.name ?? "")
+            return try await accountPage(context, notice: nil, failure: nil, newToken: .init(name: made.record.name, token: made.token))
+        } catch let failure as APITokenService.Failure {
+            return try await accountPage(context, notice: nil, failure: ["name": failure.description])
+        }
+    }
+
+    func revokeToken(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        guard let account = try await signedIn(context) else { return try signInRequired(Paths.account) }
+        // Another account's token is as unknown as one that never existed.
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
+              try await services.tokens.revoke(profile: account.id, id: id)
+        else {
+            return try ErrorPages.notFound(renderer, "You have no such API token. It may have been revoked already.")
+        }
+        return Response.redirect(to: Paths.account + "?done=revoked#tokens", type: .normal)
     }
 
     func changePassword(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -93,16 +129,27 @@ struct AccountController {
         let form = try await FormInput.decode(Form.self, request, context)
         do {
             let token = try await accounts.changePassword(
-                account: account.id, current: form.current ?? "", new: form.password ?? "",
-                token: request.cookies[SessionService.cookieName]?.value
+                account: account.id, current: form.current ?? "", new: form.password ?? "", address: context.clientAddress ?? "unknown"
             )
-            var response = try await accountPage(context, notice: "Password changed. You were signed out everywhere else.", failure: nil)
-            response.setCookie(SessionCookie.make(token))
+            // A new page, not this answer: its forms must carry the new session's token.
+            var response = Response.redirect(to: Paths.account + "?done=password", type: .normal)
+            response.setCookie(context.cookies.session(token))
             return response
         } catch let failure as AccountService.Failure {
-            if case .invalid(let errors) = failure { return try await accountPage(context, notice: nil, failure: errors) }
-            return try signInRequired(Paths.account)
+            switch failure {
+            case .invalid(let errors): return try await accountPage(context, notice: nil, failure: errors)
+            case .throttled(let seconds): return try await throttled(seconds) { try await accountPage(context, notice: nil, failure: ["current": failure.description]) }
+            case .wrongCredentials: return try signInRequired(Paths.account)
+            }
         }
+    }
+
+    /// 429 with Retry-After around the page that says so.
+    func throttled(_ seconds: Int, _ page: () async throws -> Response) async throws -> Response {
+        var response = try await page()
+        response.status = .tooManyRequests
+        response.headers[.retryAfter] = String(seconds)
+        return response
     }
 
     func deletePage(_ context: AppRequestContext, error: String?) async throws -> Response {
@@ -114,13 +161,16 @@ struct AccountController {
         guard let account = try await signedIn(context) else { return try signInRequired(Paths.accountDelete) }
         let form = try await FormInput.decode(Form.self, request, context)
         do {
-            try await accounts.deleteAccount(account: account.id, password: form.password ?? "")
+            try await accounts.deleteAccount(account: account.id, password: form.password ?? "", address: context.clientAddress ?? "unknown")
         } catch let failure as AccountService.Failure {
-            if case .invalid(let errors) = failure { return try await deletePage(context, error: errors.values.first) }
-            return try signInRequired(Paths.account)
+            switch failure {
+            case .invalid(let errors): return try await deletePage(context, error: errors.values.first)
+            case .throttled(let seconds): return try await throttled(seconds) { try await deletePage(context, error: failure.description) }
+            case .wrongCredentials: return try signInRequired(Paths.account)
+            }
         }
         var response = Response.redirect(to: Paths.home, type: .normal)
-        response.setCookie(SessionCookie.cleared)
+        response.setCookie(context.cookies.clearedSession)
         return response
     }
 }
@@ -156,8 +206,25 @@ struct CredentialsPage {
 }
 
 struct AccountPage {
+    struct NewToken {
+        let name: String
+        let token: String
+    }
+
+    struct TokenRow {
+        let name: String
+        let hint: String
+        let created: String
+        let lastUsed: String
+        let revokeURL: String
+    }
+
     let chrome = Chrome("Your account", tab: .library)
     let username: String
+    let isAdmin: Bool
+    let tokens: [TokenRow]
+    let hasTokens: Bool
+    let newToken: NewToken?
     let notice: String?
     let errors: [String: String]
     let minimum = PasswordPolicy.minimum
@@ -165,9 +232,21 @@ struct AccountPage {
     let signOutURL = Paths.signOut
     let passwordURL = Paths.accountPassword
     let deleteURL = Paths.accountDelete
+    let tokensURL = Paths.accountTokens
+    let adminURL = Paths.adminOffers
+    let apiDocsURL = Paths.apiDocs
 
-    init(account: AccountService.Account, notice: String?, errors: [String: String]) {
+    init(account: AccountService.Account, tokens: [APITokenService.Token], newToken: NewToken?, notice: String?, errors: [String: String]) {
         username = account.username
+        isAdmin = account.isAdmin
+        self.tokens = tokens.map {
+            TokenRow(
+                name: $0.name, hint: $0.hint, created: Formats.longDay.string(from: $0.createdAt),
+                lastUsed: $0.lastUsedAt.map(Formats.longDay.string) ?? "Never", revokeURL: Paths.revokeToken($0.id)
+            )
+        }
+        hasTokens = !tokens.isEmpty
+        self.newToken = newToken
         self.notice = notice
         self.errors = errors
     }

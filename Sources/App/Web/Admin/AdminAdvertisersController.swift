@@ -8,10 +8,10 @@ struct AdminAdvertisersController {
     var renderer: PageRenderer { offers.renderer }
 
     func register(on router: Router<AppRequestContext>) {
-        router.get("/admin/advertisers/new") { request, _ in try await offers.signedIn(request) { try form(nil, AdvertiserDraft(), $0, logoURL: nil, failure: nil) } }
+        router.get("/admin/advertisers/new") { request, context in try await offers.signedIn(request, context) { try form(nil, AdvertiserDraft(), $0, logoURL: nil, failure: nil) } }
         router.post("/admin/advertisers") { request, context in try await offers.posted(request, context) { try await save(nil, $0, $1) } }
         router.get("/admin/advertisers/:id/edit") { request, context in
-            try await offers.signedIn(request) { session in
+            try await offers.signedIn(request, context) { session in
                 guard let shop = try await admin.advertiser(try offers.id(context)) else { return try offers.missing() }
                 return try form(shop.id, Self.draft(shop), session, logoURL: shop.logoImageID.map(Paths.offerImage), failure: nil)
             }
@@ -28,13 +28,13 @@ struct AdminAdvertisersController {
             }
         }
         router.get("/admin/advertisers/:id/delete") { request, context in
-            try await offers.signedIn(request) { session in
+            try await offers.signedIn(request, context) { session in
                 let id = try offers.id(context)
                 guard let shop = try await admin.advertiser(id) else { return try offers.missing() }
                 return try renderer.response("admin_confirm", AdminConfirmPage(
                     chrome: Chrome("Delete shop · Console", tab: nil), heading: "Delete this shop?",
                     message: "“\(shop.name)” and its logo are deleted. Shops with offers can’t be deleted: delete or move their offers first.",
-                    csrf: session.csrf, actionURL: Paths.adminAdvertiser(id) + "/delete"
+                    actionURL: Paths.adminAdvertiser(id) + "/delete"
                 ))
             }
         }
@@ -57,7 +57,7 @@ struct AdminAdvertisersController {
 
     func form(_ id: Int?, _ draft: AdvertiserDraft, _ session: AdminGate.Session, logoURL: String?, failure: ValidationFailure?) throws -> Response {
         let page = AdminAdvertiserFormPage(
-            heading: id == nil ? "New shop" : "Edit shop", csrf: session.csrf, actionURL: id.map(Paths.adminAdvertiser) ?? Paths.adminAdvertisers,
+            heading: id == nil ? "New shop" : "Edit shop", actionURL: id.map(Paths.adminAdvertiser) ?? Paths.adminAdvertisers,
             draft: draft, logoURL: logoURL, failure: failure
         )
         return try renderer.response("admin_advertiser_form", page, status: failure == nil ? .ok : .unprocessableContent)

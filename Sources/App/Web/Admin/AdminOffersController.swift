@@ -9,23 +9,23 @@ struct AdminOffersController {
     var admin: OfferAdmin { services.offerAdmin }
 
     func register(on router: Router<AppRequestContext>) {
-        router.get("/admin/offers") { request, _ in try await signedIn(request) { try await dashboard(request, $0) } }
-        router.get("/admin/offers/new") { request, _ in try await signedIn(request) { try await offerForm(nil, $0) } }
+        router.get("/admin/offers") { request, context in try await signedIn(request, context) { try await dashboard(request, $0) } }
+        router.get("/admin/offers/new") { request, context in try await signedIn(request, context) { try await offerForm(nil, $0) } }
         router.post("/admin/offers") { request, context in try await posted(request, context) { try await save(nil, $0, $1) } }
         router.get("/admin/offers/:id/edit") { request, context in
-            try await signedIn(request) { try await offerForm(try id(context), $0) }
+            try await signedIn(request, context) { try await offerForm(try id(context), $0) }
         }
         router.post("/admin/offers/:id") { request, context in try await posted(request, context) { try await save(try id(context), $0, $1) } }
         router.post("/admin/offers/:id/pause") { request, context in try await posted(request, context) { _, _ in try await toggle(try id(context), false) } }
         router.post("/admin/offers/:id/resume") { request, context in try await posted(request, context) { _, _ in try await toggle(try id(context), true) } }
         router.get("/admin/offers/:id/delete") { request, context in
-            try await signedIn(request) { session in
+            try await signedIn(request, context) { session in
                 let offerID = try id(context)
                 guard let offer = try await admin.offer(offerID) else { return try missing() }
                 return try renderer.response("admin_confirm", AdminConfirmPage(
                     chrome: Chrome("Delete offer · Console", tab: nil), heading: "Delete this offer?",
                     message: "“\(offer.headline)” stops showing at once. Its impressions and clicks stay in the shop’s report.",
-                    csrf: session.csrf, actionURL: Paths.adminOffer(offerID) + "/delete"
+                    actionURL: Paths.adminOffer(offerID) + "/delete"
                 ))
             }
         }
@@ -34,30 +34,29 @@ struct AdminOffersController {
                 try await admin.deleteOffer(try id(context)) ? Response.redirect(to: Paths.adminOffers + "?done=deleted", type: .normal) : try missing()
             }
         }
-        router.get("/admin/offers/:id/report") { request, context in try await signedIn(request) { _ in try await report(request, .offer(try id(context))) } }
-        router.get("/admin/offers/:id/report.csv") { request, context in try await signedIn(request) { _ in try await csv(request, .offer(try id(context))) } }
+        router.get("/admin/offers/:id/report") { request, context in try await signedIn(request, context) { _ in try await report(request, .offer(try id(context))) } }
+        router.get("/admin/offers/:id/report.csv") { request, context in try await signedIn(request, context) { _ in try await csv(request, .offer(try id(context))) } }
         router.get("/admin/advertisers/:id/report") { request, context in
-            try await signedIn(request) { _ in try await report(request, .advertiser(try id(context))) }
+            try await signedIn(request, context) { _ in try await report(request, .advertiser(try id(context))) }
         }
         router.get("/admin/advertisers/:id/report.csv") { request, context in
-            try await signedIn(request) { _ in try await csv(request, .advertiser(try id(context))) }
+            try await signedIn(request, context) { _ in try await csv(request, .advertiser(try id(context))) }
         }
     }
 
-    /// Runs `body` for a signed-in console user; anyone else gets the login form (401) or the switched-off page (403).
-    func signedIn(_ request: Request, _ body: (AdminGate.Session) async throws -> Response) async throws -> Response {
-        switch try gate.check(request) {
+    /// Runs `body` for a signed-in administrator; anyone else gets the sign-in form (401) or a refusal (403).
+    func signedIn(_ request: Request, _ context: AppRequestContext, _ body: (AdminGate.Session) async throws -> Response) async throws -> Response {
+        switch try await gate.check(request, context) {
         case .refused(let response): return response
         case .allowed(let session): return try await body(session)
         }
     }
 
-    /// As `signedIn`, for forms: also checks the CSRF token before anything is read or changed.
+    /// As `signedIn`, for forms (their CSRF token was checked by `CSRFMiddleware`).
     func posted(_ request: Request, _ context: AppRequestContext, _ body: (AdminGate.Session, MultipartForm) async throws -> Response) async throws -> Response {
         // The body is read only for a signed-in session.
-        try await signedIn(request) { session in
+        try await signedIn(request, context) { session in
             let form = try await MultipartForm.read(request, context)
-            if let refusal = try gate.csrfRefusal(request, form) { return refusal }
             return try await body(session, form)
         }
     }
@@ -101,7 +100,7 @@ struct AdminOffersController {
         default: nil
         }
         let page = AdminDashboardPage(
-            csrf: session.csrf, range: AdminRangeView(from: range.from, to: range.to, error: rangeError),
+            range: AdminRangeView(from: range.from, to: range.to, error: rangeError),
             advertisers: shops.map { shop in AdminAdvertiserRow(shop, offerCount: offers.filter { $0.advertiserID == shop.id }.count, range: range) },
             offers: offers.map { offer in
                 let shop = byID[offer.advertiserID]
@@ -131,7 +130,7 @@ struct AdminOffersController {
 
     private func renderOfferForm(_ id: Int?, _ draft: OfferDraft, _ session: AdminGate.Session, imageURL: String?, failure: ValidationFailure?) async throws -> Response {
         let page = AdminOfferFormPage(
-            heading: id == nil ? "New offer" : "Edit offer", csrf: session.csrf,
+            heading: id == nil ? "New offer" : "Edit offer",
             actionURL: id.map(Paths.adminOffer) ?? Paths.adminOffers, draft: draft, shops: try await admin.advertisers(),
             imageURL: imageURL, failure: failure
         )

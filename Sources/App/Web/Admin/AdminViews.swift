@@ -90,14 +90,13 @@ struct AdminOfferRow {
 
 struct AdminDashboardPage {
     let chrome = Chrome("Partner offers · Console", tab: nil)
-    let csrf: String
     let range: AdminRangeView
     let advertisers: [AdminAdvertiserRow]
     let offers: [AdminOfferRow]
     let flash: String?
     let newOfferURL = Paths.adminNewOffer
     let newAdvertiserURL = Paths.adminNewAdvertiser
-    let logoutURL = Paths.adminLogout
+    let logoutURL = Paths.signOut
 }
 
 struct AdminOption {
@@ -109,7 +108,6 @@ struct AdminOption {
 struct AdminOfferFormPage {
     let chrome: Chrome
     let heading: String
-    let csrf: String
     let actionURL: String
     let cancelURL = Paths.adminOffers
     let advertisers: [AdminOption]
@@ -122,10 +120,9 @@ struct AdminOfferFormPage {
     let errorSummary: String?
     let limits = AdminLimits()
 
-    init(heading: String, csrf: String, actionURL: String, draft: OfferDraft, shops: [Advertiser], imageURL: String?, failure: ValidationFailure?) {
+    init(heading: String, actionURL: String, draft: OfferDraft, shops: [Advertiser], imageURL: String?, failure: ValidationFailure?) {
         chrome = Chrome("\(heading) · Console", tab: nil)
         self.heading = heading
-        self.csrf = csrf
         self.actionURL = actionURL
         advertisers = shops.map { AdminOption(value: String($0.id), label: $0.name, selected: String($0.id) == draft.advertiserID) }
         genres = Genres.vocabulary.map { AdminOption(value: $0.key, label: $0.label, selected: draft.genres.contains($0.key)) }
@@ -148,7 +145,6 @@ struct AdminOfferFormPage {
 struct AdminAdvertiserFormPage {
     let chrome: Chrome
     let heading: String
-    let csrf: String
     let actionURL: String
     let cancelURL = Paths.adminOffers
     let name, description, website, domains: String
@@ -157,10 +153,9 @@ struct AdminAdvertiserFormPage {
     let errorSummary: String?
     let limits = AdminLimits()
 
-    init(heading: String, csrf: String, actionURL: String, draft: AdvertiserDraft, logoURL: String?, failure: ValidationFailure?) {
+    init(heading: String, actionURL: String, draft: AdvertiserDraft, logoURL: String?, failure: ValidationFailure?) {
         chrome = Chrome("\(heading) · Console", tab: nil)
         self.heading = heading
-        self.csrf = csrf
         self.actionURL = actionURL
         name = draft.name
         description = draft.description
@@ -210,7 +205,6 @@ struct AdminConfirmPage {
     let chrome: Chrome
     let heading: String
     let message: String
-    let csrf: String
     let actionURL: String
     let cancelURL = Paths.adminOffers
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// `multipart/form-data` bodies (the console's forms, which carry a logo or product image).
+/// `multipart/form-data` bodies (the console's forms, which carry a logo or product image), and
+/// URL-encoded ones read the same way (the CSRF check reads either).
 /// Hummingbird has no parser for these and no listed package provides one; this reads the small,
 /// size-capped bodies the console sends: text fields as UTF-8, files as bytes.
 struct MultipartForm {
@@ -30,9 +31,12 @@ struct MultipartForm {
 
     /// Reads the request body (up to the context's upload limit) as multipart or URL-encoded form data.
     static func read(_ request: Request, _ context: AppRequestContext) async throws -> MultipartForm {
-        let contentType = request.headers[.contentType] ?? ""
-        let buffer = try await FormInput.body(request, context)
-        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+        try parse(try await FormInput.body(request, context), contentType: request.headers[.contentType] ?? "")
+    }
+
+    /// A body already read, as multipart or URL-encoded form data.
+    static func parse(_ buffer: ByteBuffer, contentType: String) throws -> MultipartForm {
+        if contentType.lowercased().hasPrefix("application/x-www-form-urlencoded") {
             return urlEncoded(String(buffer: buffer))
         }
         guard let boundary = boundary(contentType) else {

@@ -1,0 +1,115 @@
+import FluentKit
+import Foundation
+import Synchronization
+
+/// Personal API tokens: `Authorization: Bearer ps_…` acts as the account that made it. A token is
+/// shown once when made; the database keeps its SHA-256 (the token is 256 random bits, so a fast
+/// hash is enough) and its first characters as a hint. Revoking deletes the row; other servers
+/// notice within `recheckInterval`.
+public final class APITokenService: Sendable {
+    static let prefix = "ps_"
+    static let maxPerAccount = 25
+    static let nameLength = 1...60
+    static let recheckInterval: TimeInterval = 30
+    static let lastUsedResolution: TimeInterval = 3600
+
+    let database: AppDatabase
+    let clock: any AppClock
+    /// token hash → (who, when last_used_at was written, when the database was last asked).
+    private let known = Mutex<[String: (caller: Caller, usedAt: Date?, checkedAt: Date)]>([:])
+
+    init(database: AppDatabase, clock: any AppClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// The account a token acts as.
+    public struct Caller: Sendable, Equatable {
+        public let profile: UUID
+        public let isAdmin: Bool
+    }
+
+    public struct Token: Sendable, Equatable {
+        public let id: UUID
+        public let name: String
+        public let hint: String
+        public let createdAt: Date
+        public let lastUsedAt: Date?
+    }
+
+    public enum Failure: Error, Equatable, CustomStringConvertible {
+        case invalidName
+        case tooMany
+
+        public var description: String {
+            switch self {
+            case .invalidName: "Name the token (1 to \(APITokenService.nameLength.upperBound) characters), e.g. the script that will use it."
+            case .tooMany: "An account has at most \(APITokenService.maxPerAccount) tokens. Revoke one you no longer use first."
+            }
+        }
+    }
+
+    /// Makes a token for an account; the plain token is returned this once and never again.
+    func create(profile: UUID, name raw: String) async throws -> (token: String, record: Token) {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Self.nameLength.contains(name.count), !name.contains(where: { $0.isNewline }) else { throw Failure.invalidName }
+        guard try await APITokenModel.query(on: database.db).filter(\.$profileID == profile).count() < Self.maxPerAccount else {
+            throw Failure.tooMany
+        }
+        let token = Self.prefix + SessionService.newToken()
+        let row = APITokenModel(
+            profileID: profile, name: name, tokenHash: SessionService.hash(token), hint: String(token.prefix(Self.prefix.count + 6)), now: clock.now()
+        )
+        try await row.create(on: database.db)
+        return (token, Self.record(row))
+    }
+
+    /// The account's tokens, newest first.
+    func list(profile: UUID) async throws -> [Token] {
+        try await APITokenModel.query(on: database.db).filter(\.$profileID == profile).sort(\.$createdAt, .descending).all().map(Self.record)
+    }
+
+    /// Revokes one of the account's tokens; false when it has no such token (another account's included).
+    func revoke(profile: UUID, id: UUID) async throws -> Bool {
+        guard let row = try await APITokenModel.query(on: database.db).filter(\.$id == id).filter(\.$profileID == profile).first() else {
+            return false
+        }
+        try await row.delete(on: database.db)
+        known.withLock { _ = $0.removeValue(forKey: row.tokenHash) }
+        return true
+    }
+
+    /// Forgets what this server remembers of an account's tokens (deleted account, changed role).
+    func forget(profile: UUID) {
+        known.withLock { table in table = table.filter { $0.value.caller.profile != profile } }
+    }
+
+    /// The account a bearer token acts as; nil for an unknown, revoked or malformed token.
+    public func caller(forToken token: String) async throws -> Caller? {
+        guard token.hasPrefix(Self.prefix), RandomToken.isWellFormed(String(token.dropFirst(Self.prefix.count))) else { return nil }
+        let key = SessionService.hash(token)
+        let now = clock.now()
+        if let hit = known.withLock({ $0[key] }), now.timeIntervalSince(hit.checkedAt) < Self.recheckInterval {
+            return hit.caller
+        }
+        guard let row = try await APITokenModel.query(on: database.db).filter(\.$tokenHash == key).first(),
+              let profile = try await ProfileModel.find(row.profileID, on: database.db), profile.kind == "account"
+        else {
+            known.withLock { _ = $0.removeValue(forKey: key) }
+            return nil
+        }
+        var usedAt = row.lastUsedAt
+        if usedAt.map({ now.timeIntervalSince($0) >= Self.lastUsedResolution }) ?? true {
+            row.lastUsedAt = now
+            // Best effort: a busy database must not fail the call.
+            if (try? await row.update(on: database.db)) != nil { usedAt = now }
+        }
+        let caller = Caller(profile: row.profileID, isAdmin: profile.role == "admin")
+        known.withLock { $0[key] = (caller, usedAt, now) }
+        return caller
+    }
+
+    private static func record(_ row: APITokenModel) -> Token {
+        Token(id: row.id!, name: row.name, hint: row.hint, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Whether the browser reached us over HTTPS: always when `PUBLIC_URL` is an https address (TLS
+/// ends in front of the app), otherwise only when a proxy listed in `TRUSTED_PROXIES` says so with
+/// `X-Forwarded-Proto: https`. Anyone else's `X-Forwarded-Proto` is ignored.
+struct Transport: Sendable {
+    let publicHTTPS: Bool
+    let trustedProxies: Set<String>
+
+    init(config: AppConfig) {
+        publicHTTPS = config.publicURL?.lowercased().hasPrefix("https://") == true
+        trustedProxies = Set(config.trustedProxies)
+    }
+
+    func isSecure(_ request: Request, address: String?) -> Bool {
+        if publicHTTPS { return true }
+        guard let address, trustedProxies.contains(address),
+              let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]
+        else { return false }
+        // A chain of proxies lists the client's own hop first.
+        return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
+    }
+}
+
+/// The browser cookies: HttpOnly and SameSite=Lax always; over HTTPS also Secure and named with the
+/// `__Host-` prefix, so no subdomain or plain-HTTP page can set or overwrite them.
+struct CookieJar: Sendable {
+    static let session = SessionService.cookieName
+    static let visitor = "ps_visitor"
+    static let csrf = "ps_csrf"
+
+    var secure = false
+
+    func name(_ base: String) -> String { secure ? "__Host-" + base : base }
+
+    /// The cookie's value, read only under this transport's name (over HTTPS a plain `ps_…` cookie
+    /// is ignored: anything could have set it).
+    func value(_ base: String, in request: Request) -> String? {
+        request.cookies[name(base)]?.value
+    }
+
+    func make(_ base: String, _ value: String, maxAge: Int) -> Cookie {
+        Cookie(name: name(base), value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+
+    func cleared(_ base: String) -> Cookie { make(base, "", maxAge: 0) }
+
+    func session(_ token: String) -> Cookie { make(Self.session, token, maxAge: 400 * 24 * 3600) }
+    var clearedSession: Cookie { cleared(Self.session) }
+}
+
+/// 43 URL-safe base64 characters: the format of every random token this server hands out.
+enum RandomToken {
+    static func isWellFormed(_ value: String) -> Bool {
+        value.utf8.count == 43 && value.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+        }
+    }
+}

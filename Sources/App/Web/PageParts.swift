@@ -1,0 +1,70 @@
+import Hummingbird
+import NIOCore
+
+/// A rendered page cut at the holes each request fills in: the CSRF token of the browser asking
+/// (`<!--ps:csrf-->`, in every form) and the sponsored cards of listing pages
+/// (`<!--ps:sponsored-->`). The pieces in between can then be cached and shared, and are written
+/// out without copying. User text never produces a marker: the escaper turns `<` into `&lt;`.
+struct PageParts: Sendable {
+    enum Hole: Sendable, Equatable { case csrf, sponsored }
+
+    static let csrfMarker = "<!--ps:csrf-->"
+    static let sponsoredMarker = "<!--ps:sponsored-->"
+
+    /// `holes.count + 1` pieces; hole `i` sits between piece `i` and piece `i + 1`.
+    let pieces: [ByteBuffer]
+    let holes: [Hole]
+
+    var sponsoredSlots: Int { holes.count { $0 == .sponsored } }
+
+    init(_ html: String) {
+        var pieces: [ByteBuffer] = []
+        var holes: [Hole] = []
+        let markers: [(bytes: [UInt8], hole: Hole)] = [(Array(Self.csrfMarker.utf8), .csrf), (Array(Self.sponsoredMarker.utf8), .sponsored)]
+        let bytes = Array(html.utf8)
+        var start = 0, index = 0
+        // Both markers start with "<!--ps:": look at each "<" only.
+        while let found = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
+            index = found + 1
+            guard let match = markers.first(where: { bytes[found...].starts(with: $0.bytes) }) else { continue }
+            pieces.append(ByteBuffer(bytes: bytes[start..<found]))
+            holes.append(match.hole)
+            start = found + match.bytes.count
+            index = start
+        }
+        pieces.append(ByteBuffer(bytes: bytes[start...]))
+        self.pieces = pieces
+        self.holes = holes
+    }
+
+    /// The page for one request: its CSRF token in every form, one card per sponsored slot (slots
+    /// without a card stay empty).
+    func filled(csrf: String, cards: [String] = []) -> [ByteBuffer] {
+        var out: [ByteBuffer] = [pieces[0]]
+        out.reserveCapacity(pieces.count * 2)
+        let token = ByteBuffer(string: csrf)
+        var nextCard = 0
+        for (index, hole) in holes.enumerated() {
+            switch hole {
+            case .csrf:
+                out.append(token)
+            case .sponsored:
+                if nextCard < cards.count { out.append(ByteBuffer(string: cards[nextCard])) }
+                nextCard += 1
+            }
+            out.append(pieces[index + 1])
+        }
+        return out
+    }
+
+    /// The page as an HTML response, with the CSRF token of the request being answered.
+    func response(cards: [String] = [], status: HTTPResponse.Status = .ok) -> Response {
+        PageRenderer.htmlResponse(ResponseBody(contentsOf: filled(csrf: RequestScope.csrfToken, cards: cards)), status: status)
+    }
+}
+
+/// What the page renderer needs to know of the request being answered, without every handler
+/// passing it along: set by `CSRFMiddleware` for the handlers below it.
+enum RequestScope {
+    @TaskLocal static var csrfToken: String = ""
+}
