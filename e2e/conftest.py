@@ -3,8 +3,9 @@
 Fixtures
   stub            session: scripts/stub_upstream.py on a free port (.base_url, .set(), .state(),
                   .stats(), .reset_stats(), .stop(), .start(), .restore())
-  app             session: .build/debug/popcornswirl wired to the stub (.base_url, .url(path), .tmpdir),
-                  with the advertiser console on (ADMIN_TOKEN below)
+  app             session: .build/debug/popcornswirl (or $POPCORN_APP_BINARY) wired to the stub
+                  (.base_url, .url(path), .tmpdir), with an administrator account made by
+                  `popcornswirl create-admin` before it starts (ADMIN_USERNAME / ADMIN_PASSWORD below)
   browser         function: headless Chromium with a 412x915 viewport (a phone), fresh profile per test
   tablet_browser  function: the same with a 1024x1366 viewport (a tablet)
   wait_for        the wait_for() helper below, as a fixture
@@ -35,15 +36,20 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 STUB_SCRIPT = REPO_ROOT / "scripts" / "stub_upstream.py"
-APP_BINARY = REPO_ROOT / ".build" / "debug" / "popcornswirl"
+# POPCORN_APP_BINARY runs the suite against another build of the app (its resource bundles next to it).
+APP_BINARY = Path(os.environ["POPCORN_APP_BINARY"]) if os.environ.get("POPCORN_APP_BINARY") else REPO_ROOT / ".build" / "debug" / "popcornswirl"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 PHONE_SIZE = (412, 915)
 TABLET_SIZE = (1024, 1366)
 APP_START_TIMEOUT = 30.0
 STUB_START_TIMEOUT = 10.0
-# The e2e app's advertiser console token (ADMIN_TOKEN: at least 16 characters, no spaces).
-ADMIN_TOKEN = "e2e-console-token-5f1c9a7e2b"
+# The e2e app's administrator (the advertiser console is for signed-in admin accounts): made with
+# `popcornswirl create-admin`, whose password rules are at least 12 characters, not a common
+# password and not containing the username.
+ADMIN_USERNAME = "e2e-admin"
+ADMIN_PASSWORD = "console passphrase 5f1c9a7e"
+CLI_TIMEOUT = 60.0
 
 
 # --------------------------------------------------------------------------- helpers
@@ -244,6 +250,23 @@ class App:
         return tail(self.stderr_path, lines)
 
 
+def _create_admin(env: dict, cwd: Path) -> None:
+    """`popcornswirl create-admin --username ADMIN_USERNAME`, the password on standard input, against
+    the app's own database (the command applies the migrations itself)."""
+    try:
+        result = subprocess.run(
+            [str(APP_BINARY), "create-admin", "--username", ADMIN_USERNAME],
+            input=ADMIN_PASSWORD + "\n", capture_output=True, text=True, cwd=cwd, env=env, timeout=CLI_TIMEOUT,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"`popcornswirl create-admin` did not finish within {CLI_TIMEOUT:.0f} s", pytrace=False)
+    if result.returncode != 0 or "is ready" not in result.stdout:
+        pytest.fail(
+            f"`popcornswirl create-admin` failed (exit code {result.returncode}):\n{result.stdout}{result.stderr}",
+            pytrace=False,
+        )
+
+
 def _wait_healthy(process: subprocess.Popen, url: str, stderr_path: Path, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     last_error = "no answer"
@@ -289,9 +312,10 @@ def app(stub, tmp_path_factory, request):
             "OMDB_BASE_URL": stub.base_url,
             "OMDB_API_KEY": "test-key",
             "IMAGE_BASE_URL": f"{stub.base_url}/img",
-            "ADMIN_TOKEN": ADMIN_TOKEN,
         }
     )
+    env.pop("ADMIN_TOKEN", None)  # no longer used by the app (it would only log a warning)
+    _create_admin(env, tmpdir)
     stdout_path, stderr_path = tmpdir / "app.stdout.log", tmpdir / "app.stderr.log"
     with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
         process = subprocess.Popen([str(APP_BINARY)], cwd=tmpdir, env=env, stdout=out, stderr=err)

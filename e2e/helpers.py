@@ -8,7 +8,10 @@ from pathlib import Path
 import urllib.request
 
 from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import wait_for
 
 
 CATALOG_DIR = Path(__file__).resolve().parent.parent / "Sources" / "App" / "Resources" / "catalog"
@@ -66,22 +69,87 @@ def status_of(url: str) -> int:
         return error.code
 
 
-def post_form(driver, app, path: str, fields: dict) -> dict:
-    """POSTs a form from inside the visitor's browser (its own session cookie), as app.js does.
+def csrf_token(driver) -> str | None:
+    """The CSRF token of the page the browser shows (<meta name="csrf-token">), if it is one of the app's pages."""
+    return driver.execute_script(
+        "const m = document.querySelector('meta[name=\"csrf-token\"]'); return m ? m.content : null"
+    )
 
-    Returns {"status": int, "body": str}; opens a page of the app first if the browser is elsewhere.
+
+def post_form(driver, app, path: str, fields: dict) -> dict:
+    """POSTs a form from inside the visitor's browser (its own session cookie), as app.js does:
+    with the page's CSRF token in X-CSRF-Token.
+
+    Returns {"status": int, "body": str}; opens a light page of the app first (which also gives
+    the browser its `ps_csrf` cookie) if the browser is elsewhere or on a page without the token.
     """
-    if not driver.current_url.startswith(app.base_url):
-        driver.get(app.url("/healthz"))
+    if not driver.current_url.startswith(app.base_url) or not csrf_token(driver):
+        driver.get(app.url("/account/signin"))
+    token = csrf_token(driver)
+    assert token and "<!--" not in token, f"no CSRF token on {driver.current_url}: {token!r}"
     return driver.execute_async_script(
         """
-        const [url, fields, done] = arguments;
+        const [url, fields, token, done] = arguments;
         fetch(url, {method: "POST", credentials: "same-origin",
-                    headers: {"Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded"},
+                    headers: {"Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded",
+                              "X-CSRF-Token": token},
                     body: new URLSearchParams(fields)})
           .then(r => r.text().then(t => done({status: r.status, body: t})))
           .catch(e => done({status: 0, body: String(e)}));
         """,
         app.url(path),
         fields,
+        token,
     )
+
+
+# --------------------------------------------------------------------------- forms and accounts
+
+
+def text_of(element) -> str:
+    """The element's text with whitespace collapsed, whether or not it is scrolled into view."""
+    return " ".join((element.get_attribute("textContent") or "").split())
+
+
+def fill(driver, css: str, value: str) -> None:
+    field = wait_for(driver, css)
+    field.clear()
+    field.send_keys(value)
+
+
+def submit(driver, button_text: str) -> None:
+    """Presses the form's submit button and waits for the page the POST answers with."""
+    mark_page(driver)
+    click(driver, driver.find_element(By.XPATH, f"//form//button[@type='submit'][normalize-space()='{button_text}']"))
+    until(
+        driver,
+        lambda d: not same_page(d) and d.execute_script("return document.readyState") == "complete",
+        10,
+        f"pressing {button_text!r} did not load a page",
+    )
+
+
+def submit_credentials(driver, username: str, password: str, button: str) -> None:
+    """Fills the sign-in / sign-up form the browser shows (#account-username, #account-password) and sends it."""
+    fill(driver, "form #account-username", username)
+    fill(driver, "form #account-password", password)
+    submit(driver, button)
+
+
+def sign_up(driver, app, username: str, password: str) -> None:
+    """Creates an account on /account/signup; the app then shows My Lists (the default `next`)."""
+    driver.get(app.url("/account/signup"))
+    submit_credentials(driver, username, password, "Create account")
+
+
+def sign_in(driver, app, username: str, password: str) -> None:
+    """Signs in on /account/signin; the app then shows My Lists (the default `next`)."""
+    driver.get(app.url("/account/signin"))
+    submit_credentials(driver, username, password, "Sign in")
+
+
+def sign_out(driver, app) -> None:
+    """Presses "Sign out" on the account page (a POST form) and waits for the page it leads to."""
+    driver.get(app.url("/account"))
+    wait_for(driver, ".account-page")
+    submit(driver, "Sign out")

@@ -8,8 +8,10 @@ and starts Chromium with `--host-resolver-rules=MAP shop.test:443 127.0.0.1:<por
 shop.test on port 443 is mapped; everything else resolves as usual) and `--ignore-certificate-errors`
 (the certificate is self-signed). Only this file's browser gets those switches.
 
-Console and visitor share one browser: the console's cookie has Path=/admin, so film pages see a
-plain visitor (the `ps_visitor` cookie only). The app and its database live for the whole session,
+The console is for signed-in accounts with the admin role: the `app` fixture makes one with
+`popcornswirl create-admin` (conftest's ADMIN_USERNAME / ADMIN_PASSWORD), and the tests sign in with
+it through the sign-in form the console answers with. Console and visitor share one browser (offers
+are counted and capped per `ps_visitor` cookie, signed in or not). The app and its database live for the whole session,
 so the flow creates its own shop and offer, and pauses the offer at the end so that later test
 files see the same offers as before (its horror targeting would otherwise win many placements).
 """
@@ -21,6 +23,7 @@ import shutil
 import ssl
 import subprocess
 import threading
+import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, parse_qsl, urlsplit
 
@@ -28,8 +31,10 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import ADMIN_TOKEN, PHONE_SIZE, _browser, wait_for
-from helpers import catalogue_film, click, mark_page, same_page, status_of, until
+from conftest import ADMIN_PASSWORD, ADMIN_USERNAME, PHONE_SIZE, _browser, wait_for
+from helpers import (
+    catalogue_film, click, fill, mark_page, same_page, sign_out, sign_up, status_of, submit, submit_credentials, text_of, until,
+)
 
 SHOP_HOST = "shop.test"
 
@@ -42,7 +47,8 @@ SHOP_NAME = "Stub Shop"
 HEADLINE = "Stub Shop Mega Bundle"
 LANDING = f"https://{SHOP_HOST}/products/bundle?ref=e2e"
 DEMO_HEADLINE = "Midnight Fright Popcorn Trio"  # a seeded demo offer: always on the dashboard
-WRONG_TOKEN_MESSAGE = "That token is not the console’s ADMIN_TOKEN."
+SIGN_IN_FIRST = "Sign in with an administrator’s account to use the advertiser console."
+WRONG_CREDENTIALS = "Wrong username or password."
 
 
 # --------------------------------------------------------------------------- the stub shop (https://shop.test)
@@ -151,42 +157,37 @@ def shop_browser(request, stub_shop):
 # --------------------------------------------------------------------------- helpers
 
 
-def text_of(element) -> str:
-    """The element's text with whitespace collapsed, whether or not it is scrolled into view."""
-    return " ".join((element.get_attribute("textContent") or "").split())
-
-
-def fill(driver, css: str, value: str) -> None:
-    field = wait_for(driver, css)
-    field.clear()
-    field.send_keys(value)
-
-
-def submit(driver, button_text: str) -> None:
-    """Presses the form's submit button and waits for the page the POST answers with."""
-    mark_page(driver)
-    click(driver, driver.find_element(By.XPATH, f"//form//button[@type='submit'][normalize-space()='{button_text}']"))
-    until(
-        driver,
-        lambda d: not same_page(d) and d.execute_script("return document.readyState") == "complete",
-        10,
-        f"pressing {button_text!r} did not load a page",
-    )
-
-
 def assert_saved(driver) -> None:
     """After a console form: back on the dashboard with "Saved.", else the form's errors are the failure."""
     if "done=saved" not in driver.current_url:
-        problems = [text_of(e) for e in driver.find_elements(By.CSS_SELECTOR, ".alert, .form-error")]
-        pytest.fail(f"the console did not save the form ({driver.current_url}): {problems}", pytrace=False)
+        problems = [text_of(e) for e in driver.find_elements(By.CSS_SELECTOR, "main h1, main .alert, main .form-error, main .message p")]
+        pytest.fail(f"the console did not save the form ({driver.current_url}): {[p for p in problems if p]}", pytrace=False)
     assert text_of(wait_for(driver, "p.success[role=status]")) == "Saved."
 
 
+def assert_sign_in_form(driver, next_path: str = "/admin/offers") -> None:
+    """The page is the account sign-in form, sending the visitor on to `next_path` afterwards."""
+    form = wait_for(driver, "form[action='/account/signin']", visible=True)
+    assert driver.find_element(By.TAG_NAME, "h1").text == "Sign in"
+    assert form.find_element(By.CSS_SELECTOR, "input[type=hidden][name=next]").get_attribute("value") == next_path
+    assert form.find_element(By.CSS_SELECTOR, "input[name=username]").get_attribute("type") == "text"
+    assert form.find_element(By.CSS_SELECTOR, "input[name=password]").get_attribute("type") == "password"
+    assert form.find_element(By.CSS_SELECTOR, "input[type=hidden][name=csrf]").get_attribute("value")
+
+
+def assert_no_console_data(driver) -> None:
+    assert not driver.find_elements(By.CSS_SELECTOR, "table, tr[data-offer-id], tr[data-advertiser-id]")
+    page = driver.page_source
+    assert DEMO_HEADLINE not in page and HEADLINE not in page and SHOP_NAME not in page
+
+
 def sign_in(driver, app) -> None:
-    """Opens the dashboard, gets the sign-in form (401) instead, signs in and lands on the dashboard."""
+    """Opens the dashboard, gets the sign-in form (401) instead, signs in as the e2e administrator
+    and is sent on to the dashboard."""
     driver.get(app.url("/admin/offers"))
-    fill(driver, "form[action='/admin/login'] input[name=token]", ADMIN_TOKEN)
-    submit(driver, "Sign in")
+    assert_sign_in_form(driver)
+    assert text_of(driver.find_element(By.CSS_SELECTOR, "p.alert[role=alert]")) == SIGN_IN_FIRST
+    submit_credentials(driver, ADMIN_USERNAME, ADMIN_PASSWORD, "Sign in")
     assert driver.current_url == app.url("/admin/offers"), driver.current_url
     wait_for(driver, "table.offers-table")
 
@@ -359,21 +360,41 @@ def test_a_new_offer_wins_its_films_banner_and_the_click_reaches_the_shop_and_th
     assert status_of(app.url(f"/offers/{offer_id}/go?title=movie:{FILM}")) == 404
 
 
-def test_the_console_shows_nothing_without_its_cookie_or_with_a_wrong_token(app, browser):
+def test_the_console_shows_nothing_signed_out_with_a_wrong_password_or_to_a_non_admin(app, browser):
     sign_in(browser, app)
     assert DEMO_HEADLINE in text_of(browser.find_element(By.CSS_SELECTOR, "table.offers-table"))
 
-    browser.delete_all_cookies()
+    # Signed out (the POST form on the account page): the console is the sign-in form again.
+    sign_out(browser, app)
     browser.get(app.url("/admin/offers"))
-    assert wait_for(browser, "input[name=token]", visible=True).get_attribute("type") == "password"
-    assert browser.find_element(By.TAG_NAME, "h1").text == "Advertiser console"
-    assert not browser.find_elements(By.CSS_SELECTOR, "table, tr[data-offer-id], tr[data-advertiser-id]")
-    page = browser.page_source
-    assert DEMO_HEADLINE not in page and HEADLINE not in page and SHOP_NAME not in page
+    assert_sign_in_form(browser)
+    assert_no_console_data(browser)
     assert status_of(app.url("/admin/offers")) == 401
 
-    fill(browser, "input[name=token]", "not-the-console-token-at-all")
-    submit(browser, "Sign in")
-    assert text_of(wait_for(browser, "p.alert[role=alert]")) == WRONG_TOKEN_MESSAGE
+    # Without any cookie at all: the same.
+    browser.delete_all_cookies()
+    browser.get(app.url("/admin/offers"))
+    assert_sign_in_form(browser)
+    assert_no_console_data(browser)
+
+    # A wrong password: still the sign-in form, with the error, and still no console.
+    submit_credentials(browser, ADMIN_USERNAME, "not the console password at all", "Sign in")
+    assert text_of(wait_for(browser, "p.alert[role=alert]")) == WRONG_CREDENTIALS
+    assert_sign_in_form(browser)
+    assert browser.find_element(By.CSS_SELECTOR, "#account-username").get_attribute("value") == ADMIN_USERNAME
+    assert not browser.find_element(By.CSS_SELECTOR, "#account-password").get_attribute("value")
     assert not browser.find_elements(By.CSS_SELECTOR, "table.offers-table")
-    assert DEMO_HEADLINE not in browser.page_source
+    assert_no_console_data(browser)
+
+    # An ordinary account (not an administrator): 403 "Administrators only", no console data.
+    username = f"viewer-{uuid.uuid4().hex[:10]}"
+    sign_up(browser, app, username, "an ordinary viewer's passphrase")
+    until(browser, lambda d: "/library" in d.current_url, 10, f"sign-up did not lead to My Lists ({browser.current_url})")
+    browser.get(app.url("/admin/offers"))
+    assert wait_for(browser, "main h1").text == "Administrators only"
+    assert username in text_of(browser.find_element(By.CSS_SELECTOR, "main .message"))
+    assert_no_console_data(browser)
+    assert not browser.find_elements(By.CSS_SELECTOR, "form[action='/account/signin']")
+    assert browser.execute_script(
+        "return fetch('/admin/offers', {credentials: 'same-origin'}).then(r => r.status)"
+    ) == 403

@@ -76,7 +76,7 @@ extension APIController {
         }
         do {
             let today = services.offerAdmin.today
-            let offers = try await services.offerAdmin.offers(advertiser: input.query.advertiserId)
+            let offers = try await services.offerAdmin.offers(advertiser: input.query.advertiserId.map { Int($0) })
             return .ok(.init(body: .json(.init(today: today, offers: offers.map { .init($0, today: today) }))))
         } catch {
             return .serviceUnavailable(.init(body: .applicationProblemJson(loadFailed(error))))
@@ -101,7 +101,7 @@ extension APIController {
 
     func getAdminOffer(_ input: Operations.GetAdminOffer.Input) async throws -> Operations.GetAdminOffer.Output {
         if let refused = adminRefusal(Operations.GetAdminOffer.Output.self) { return refused }
-        let id = input.path.id
+        let id = Int(input.path.id)
         guard id > 0 else { return .badRequest(.init(body: .applicationProblemJson(.init(.badRequest, Self.offerIDProblem)))) }
         do {
             guard let offer = try await services.offerAdmin.offer(id) else {
@@ -115,7 +115,7 @@ extension APIController {
 
     func replaceOffer(_ input: Operations.ReplaceOffer.Input) async throws -> Operations.ReplaceOffer.Output {
         if let refused = adminRefusal(Operations.ReplaceOffer.Output.self) { return refused }
-        let id = input.path.id
+        let id = Int(input.path.id)
         guard id > 0 else { return .badRequest(.init(body: .applicationProblemJson(.init(.badRequest, Self.offerIDProblem)))) }
         guard case .json(let body) = input.body else { throw HTTPError(.unsupportedMediaType) }
         // An unknown id is a 404 even when the body would not pass the rules.
@@ -143,7 +143,7 @@ extension APIController {
 
     func deleteOffer(_ input: Operations.DeleteOffer.Input) async throws -> Operations.DeleteOffer.Output {
         if let refused = adminRefusal(Operations.DeleteOffer.Output.self) { return refused }
-        let id = input.path.id
+        let id = Int(input.path.id)
         guard id > 0 else { return .badRequest(.init(body: .applicationProblemJson(.init(.badRequest, Self.offerIDProblem)))) }
         do {
             guard try await services.offerAdmin.deleteOffer(id) else {
@@ -157,8 +157,12 @@ extension APIController {
 
     func getOfferReport(_ input: Operations.GetOfferReport.Input) async throws -> Operations.GetOfferReport.Output {
         if let refused = adminRefusal(Operations.GetOfferReport.Output.self) { return refused }
-        let id = input.path.id
+        let id = Int(input.path.id)
         guard id > 0 else { return .badRequest(.init(body: .applicationProblemJson(.init(.badRequest, Self.offerIDProblem)))) }
+        // Left out means a default; sent empty is not a date (the console's form sends empty fields, the API does not).
+        if input.query.from == "" || input.query.to == "" {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("from and to must be dates (yyyy-MM-dd) when given."))))
+        }
         let range: ReportRange
         switch ReportRange.parse(from: input.query.from, to: input.query.to, today: services.offerAdmin.today) {
         case .success(let parsed): range = parsed

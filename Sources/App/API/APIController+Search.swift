@@ -6,6 +6,10 @@ import PopcornAPI
 extension APIController {
     func searchTitles(_ input: Operations.SearchTitles.Input) async throws -> Operations.SearchTitles.Output {
         let query: SearchQuery
+        // The schema's maxLength counts code points of the value as sent, before cleaning.
+        guard input.query.q.unicodeScalars.count <= SearchQuery.maxLength else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("q must be at most \(SearchQuery.maxLength) characters."))))
+        }
         do {
             query = try SearchQuery(input.query.q)
         } catch {

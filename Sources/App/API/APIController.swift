@@ -17,16 +17,18 @@ struct APIController: APIProtocol {
             headers[.contentType] = "application/yaml; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
         }
-        router.add(middleware: APISessionMiddleware(sessions: services.sessions, tokens: services.tokens, accounts: services.accounts))
+        router.add(middleware: APISessionMiddleware(sessions: services.sessions, tokens: services.tokens, accounts: services.accounts, routes: try APIRoutes.load()))
         try registerHandlers(on: router)
     }
 
     func listMovies(_ input: Operations.ListMovies.Input) async throws -> Operations.ListMovies.Output {
         let current = services.currentYear
         let year = input.query.year ?? current
-        guard (MoviesController.firstYear...current).contains(year) else {
-            return .badRequest(.init(body: .applicationProblemJson(.badRequest("year must be between \(MoviesController.firstYear) and \(current)."))))
+        guard (MoviesController.firstYear...MoviesController.lastAPIYear).contains(year) else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("year must be between \(MoviesController.firstYear) and \(MoviesController.lastAPIYear)."))))
         }
+        // Nothing is released yet: no need to ask iTunes.
+        guard year <= current else { return .ok(.init(body: .json(.init(year: year, source: .init(.live(fetchedAt: services.clock.now())), movies: [])))) }
         let list = await services.catalog.movies(year: year)
         return .ok(.init(body: .json(.init(year: year, source: .init(list.source), movies: list.movies.map(Components.Schemas.Movie.init)))))
     }

@@ -47,6 +47,7 @@ struct APISessionMiddleware: RouterMiddleware {
     let sessions: SessionService
     let tokens: APITokenService
     let accounts: AccountService
+    let routes: APIRoutes
 
     func handle(
         _ request: Request, context: AppRequestContext,
@@ -62,7 +63,10 @@ struct APISessionMiddleware: RouterMiddleware {
             request = Request(head: head, body: request.body)
         }
         var response: Response
-        if let reason = Self.crossSiteWriteRefusal(request) {
+        if let allowed = routes.allowed(request.uri.path), !allowed.contains(request.method) {
+            response = try JSONAnswer.error(.methodNotAllowed, "\(request.method.rawValue.prefix(20)) is not an operation of \(request.uri.path.prefix(100)).")
+            response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+        } else if let reason = Self.crossSiteWriteRefusal(request) {
             response = try JSONAnswer.error(.forbidden, reason)
         } else {
             switch try await caller(request, context) {
@@ -123,7 +127,10 @@ struct APISessionMiddleware: RouterMiddleware {
                 return "Writes are accepted only from PopcornSwirl's own pages (Origin \(origin.prefix(60)))."
             }
         }
-        if [.put, .post, .patch].contains(request.method),
+        // A body must be JSON; a PUT without one (adding a TV show) cannot come from a form, and
+        // another site's script cannot send a PUT without a CORS preflight, which fails.
+        let hasBody = (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0 || request.headers[.transferEncoding] != nil
+        if request.method == .post || ([.put, .patch].contains(request.method) && hasBody),
            request.headers[.contentType]?.lowercased().hasPrefix("application/json") != true {
             return "Send the body as application/json."
         }

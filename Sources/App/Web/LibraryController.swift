@@ -129,11 +129,11 @@ struct LibraryController {
         let form = try await FormInput.decode(RemoveForm.self, request, context)
         let returnTo = Paths.safeReturnPath(form.return_to, fallback: Paths.library(.all))
         let wantsJSON = FormInput.wantsJSON(request)
-        guard let profile = context.profileID else {
-            return try wantsJSON ? JSONAnswer.error(.notFound, "This film isn’t in your lists.") : ErrorPages.notFound(renderer, "This film isn’t in your lists.")
-        }
+        let notInLists = { try wantsJSON ? JSONAnswer.error(.notFound, "This film isn’t in your lists.") : ErrorPages.notFound(renderer, "This film isn’t in your lists.") }
+        guard let profile = context.profileID else { return try notInLists() }
         do {
-            try await services.library.remove(profile: profile, movieID: id)
+            // Only the caller's own entry can go: another person's (or none) is a 404.
+            guard try await services.library.remove(profile: profile, movieID: id) else { return try notInLists() }
         } catch {
             services.logger.error("library remove failed", metadata: ["error": "\(error)"])
             return try wantsJSON ? JSONAnswer.error(.serviceUnavailable, ErrorTexts.saveFailed) : saveFailedPage(id)

@@ -5,6 +5,8 @@ import Mustache
 /// The Movies screen (a year's films) and the movie detail screen.
 struct MoviesController {
     static let firstYear = 1950
+    /// The API takes years up to this (its schema's maximum); a year after the current one is an empty list.
+    static let lastAPIYear = 2100
     let services: AppServices
     let renderer: PageRenderer
     let sharedPages: RenderedPageCache

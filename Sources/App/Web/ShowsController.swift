@@ -143,12 +143,14 @@ struct ShowsController {
         let form = try await FormInput.decode(RemoveForm.self, request, context)
         let returnTo = Paths.safeReturnPath(form.return_to, fallback: Paths.showFavorites)
         let wantsJSON = FormInput.wantsJSON(request)
-        guard let profile = context.profileID else {
+        let notInFavorites = {
             let message = "This show isn’t in your favourites."
             return try wantsJSON ? JSONAnswer.error(.notFound, message) : ErrorPages.notFound(renderer, message)
         }
+        guard let profile = context.profileID else { return try notInFavorites() }
         do {
-            try await services.library.remove(profile: profile, movieID: id, kind: .show)
+            // Only the caller's own entry can go: another person's (or none) is a 404.
+            guard try await services.library.remove(profile: profile, movieID: id, kind: .show) else { return try notInFavorites() }
         } catch {
             services.logger.error("show delete failed", metadata: ["error": "\(error)"])
             let retry = RetryForm(action: Paths.removeShow(id), fields: [("return_to", returnTo)])

@@ -323,7 +323,8 @@ extension TestClientProtocol {
             Issue.record("no CSRF token on \(Paths.signIn)")
             return ("", cookie)
         }
-        let set = page.headers[values: .setCookie].first { $0.hasPrefix(CookieJar.csrf + "=") }.map { String($0.prefix { $0 != ";" }) }
+        let set = page.headers[values: .setCookie].first { $0.hasPrefix(CookieJar.csrf + "=") || $0.hasPrefix("__Host-\(CookieJar.csrf)=") }
+            .map { String($0.prefix { $0 != ";" }) }
         let cookies = [cookie, set].compactMap { $0 }.joined(separator: "; ")
         return (String(text[start..<end]), cookies.isEmpty ? nil : cookies)
     }
