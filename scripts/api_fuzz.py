@@ -86,7 +86,9 @@ def main() -> int:
     parser.add_argument("--binary", type=Path, default=REPO_ROOT / ".build" / "debug" / "popcornswirl")
     parser.add_argument("--max-examples", type=int, default=None)
     args = parser.parse_args()
-    if shutil.which("schemathesis") is None:
+    try:
+        import schemathesis  # noqa: F401
+    except ImportError:
         sys.exit("api_fuzz: schemathesis is not installed (python3 -m pip install schemathesis)")
 
     workdir = Path(tempfile.mkdtemp(prefix="popcorn-fuzz-"))
@@ -120,7 +122,8 @@ def main() -> int:
             ],
         }))
         command = [
-            "schemathesis", "--config-file", str(CONFIG), "--no-color", "run", str(SPEC), "--url", base, "--checks", "all",
+            # As a module: pip may put the `schemathesis` script in a directory not on PATH.
+            sys.executable, "-m", "schemathesis.cli", "--config-file", str(CONFIG), "--no-color", "run", str(SPEC), "--url", base, "--checks", "all",
             "--seed", "20261122",
         ]
         if args.max_examples:
