@@ -37,7 +37,8 @@ struct CSRFMiddleware: RouterMiddleware {
             let submitted: String?
             (request, submitted) = try await Self.submittedToken(request, context)
             guard cookieSecret != nil, let submitted, ConstantTime.equal(submitted, context.csrfToken) else {
-                return try refusal(request)
+                // The refusal page's own forms (the layout's) carry this browser's token.
+                return try RequestScope.$csrfToken.withValue(context.csrfToken) { try refusal(request) }
             }
         }
         let token = context.csrfToken
@@ -53,8 +54,10 @@ struct CSRFMiddleware: RouterMiddleware {
     /// to the handler unchanged.
     static func submittedToken(_ request: Request, _ context: AppRequestContext) async throws -> (Request, String?) {
         if let header = request.headers[header] { return (request, header) }
-        let contentType = request.headers[.contentType]?.lowercased() ?? ""
-        guard contentType.hasPrefix("application/x-www-form-urlencoded") || contentType.hasPrefix("multipart/form-data") else {
+        // Only the media type is case-insensitive: a multipart boundary must stay as sent.
+        let contentType = request.headers[.contentType] ?? ""
+        let mediaType = contentType.lowercased()
+        guard mediaType.hasPrefix("application/x-www-form-urlencoded") || mediaType.hasPrefix("multipart/form-data") else {
             return (request, nil)
         }
         let body = try await FormInput.body(request, context)

@@ -99,7 +99,12 @@ struct MessagePage {
         self.retryURL = retryURL
         self.backURL = backURL
         self.retryForm = retryForm
-        backLabel = backURL.hasPrefix("/shows") ? "Back to TV Shows" : backURL.hasPrefix("/library") ? "Back to My Lists" : "Back to Movies"
+        backLabel = switch backURL {
+        case let url where url.hasPrefix("/shows"): "Back to TV Shows"
+        case let url where url.hasPrefix("/library"): "Back to My Lists"
+        case let url where url == Paths.home || url.hasPrefix("/movies") || url.hasPrefix("/?"): "Back to Movies"
+        default: "Go back"
+        }
     }
 }
 

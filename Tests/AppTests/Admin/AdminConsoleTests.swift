@@ -216,7 +216,8 @@ struct AdminConsoleTests {
 extension TestClientProtocol {
     /// A multipart/form-data POST with text fields and one file, as the console's forms send it.
     func postMultipart(_ uri: String, _ fields: [(String, String)], file: (name: String, filename: String, data: Data), cookie: String?) async throws -> TestResponse {
-        let boundary = "----popcorn\(UInt32.random(in: 0 ... .max))"
+        // Mixed case, as browsers send it (the boundary is case-sensitive).
+        let boundary = "----PopcornFormBoundary\(UInt32.random(in: 0 ... .max))"
         var body = Data()
         for (name, value) in fields {
             body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
