@@ -38,9 +38,7 @@ public final class SessionService: Sendable {
     static func newToken() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return RandomToken.base64URL(bytes)
     }
 
     /// The profile a session token belongs to, or nil for an unknown, ended, idle-expired or malformed token.
@@ -51,7 +49,7 @@ public final class SessionService: Sendable {
     /// The profile of a session token and whether it is an account; nil for an unknown, ended,
     /// idle-expired or malformed token.
     public func identity(forToken token: String) async throws -> Identity? {
-        guard token.count == 43, token.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else { return nil }
+        guard RandomToken.isWellFormed(token) else { return nil }
         let key = Self.hash(token)
         let now = clock.now()
         if let hit = known.withLock({ $0[key] }), now.timeIntervalSince(hit.checkedAt) < Self.recheckInterval,

@@ -40,8 +40,7 @@ struct VisitorMiddleware: RouterMiddleware {
 
     /// 43 URL-safe characters, the format of the cookie.
     static func firstVisitToken(address: String, userAgent: String) -> String {
-        Data(SHA256.hash(data: Data("\(firstVisitKey)|\(address)|\(userAgent.prefix(512))".utf8))).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        RandomToken.base64URL(SHA256.hash(data: Data("\(firstVisitKey)|\(address)|\(userAgent.prefix(512))".utf8)))
     }
 
     func handle(

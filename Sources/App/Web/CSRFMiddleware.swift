@@ -19,9 +19,7 @@ struct CSRFMiddleware: RouterMiddleware {
     let renderer: PageRenderer
 
     static func token(secret: String, accountSession: String?) -> String {
-        let digest = SHA256.hash(data: Data("popcornswirl-csrf|\(secret)|\(accountSession ?? "")".utf8))
-        return Data(digest).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        RandomToken.base64URL(SHA256.hash(data: Data("popcornswirl-csrf|\(secret)|\(accountSession ?? "")".utf8)))
     }
 
     func handle(
