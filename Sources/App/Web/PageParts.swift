@@ -3,8 +3,12 @@ import NIOCore
 
 /// A rendered page cut at the holes each request fills in: the CSRF token of the browser asking
 /// (`<!--ps:csrf-->`, in every form) and the sponsored cards of listing pages
-/// (`<!--ps:sponsored-->`). The pieces in between can then be cached and shared, and are written
-/// out without copying. User text never produces a marker: the escaper turns `<` into `&lt;`.
+/// (`<!--ps:sponsored-->`). The pieces in between can then be cached and shared. User text never
+/// produces a marker: the escaper turns `<` into `&lt;`.
+///
+/// An answer is copied into one buffer: a page of 200 cards has 200 holes, and handing the channel
+/// 400 small buffers cost 80 % of the Movies page's throughput (14.8k → 3.0k req/s); one copy of
+/// the ~200 KiB costs little next to that.
 struct PageParts: Sendable {
     enum Hole: Sendable, Equatable { case csrf, sponsored }
 
@@ -14,6 +18,8 @@ struct PageParts: Sendable {
     /// `holes.count + 1` pieces; hole `i` sits between piece `i` and piece `i + 1`.
     let pieces: [ByteBuffer]
     let holes: [Hole]
+    /// The pieces' bytes together, to size an answer's buffer.
+    let pieceBytes: Int
 
     var sponsoredSlots: Int { holes.count { $0 == .sponsored } }
 
@@ -35,31 +41,32 @@ struct PageParts: Sendable {
         pieces.append(ByteBuffer(bytes: bytes[start...]))
         self.pieces = pieces
         self.holes = holes
+        pieceBytes = pieces.reduce(0) { $0 + $1.readableBytes }
     }
 
     /// The page for one request: its CSRF token in every form, one card per sponsored slot (slots
     /// without a card stay empty).
-    func filled(csrf: String, cards: [String] = []) -> [ByteBuffer] {
-        var out: [ByteBuffer] = [pieces[0]]
-        out.reserveCapacity(pieces.count * 2)
-        let token = ByteBuffer(string: csrf)
+    func filled(csrf: String, cards: [String] = []) -> ByteBuffer {
+        let extra = holes.count * csrf.utf8.count + cards.reduce(0) { $0 + $1.utf8.count }
+        var out = ByteBufferAllocator().buffer(capacity: pieceBytes + extra)
+        out.writeImmutableBuffer(pieces[0])
         var nextCard = 0
         for (index, hole) in holes.enumerated() {
             switch hole {
             case .csrf:
-                out.append(token)
+                out.writeString(csrf)
             case .sponsored:
-                if nextCard < cards.count { out.append(ByteBuffer(string: cards[nextCard])) }
+                if nextCard < cards.count { out.writeString(cards[nextCard]) }
                 nextCard += 1
             }
-            out.append(pieces[index + 1])
+            out.writeImmutableBuffer(pieces[index + 1])
         }
         return out
     }
 
     /// The page as an HTML response, with the CSRF token of the request being answered.
     func response(cards: [String] = [], status: HTTPResponse.Status = .ok) -> Response {
-        PageRenderer.htmlResponse(ResponseBody(contentsOf: filled(csrf: RequestScope.csrfToken, cards: cards)), status: status)
+        PageRenderer.htmlResponse(ResponseBody(byteBuffer: filled(csrf: RequestScope.csrfToken, cards: cards)), status: status)
     }
 }
 
