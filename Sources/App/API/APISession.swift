@@ -101,15 +101,14 @@ struct APISessionMiddleware: RouterMiddleware {
             if admin, !caller.isAdmin { return .refused(.forbidden, APIRefusal.notAdmin) }
             return .allowed(APISession(existing: caller.profile, sessions: sessions, visitor: context.visitor, adminRefusal: caller.isAdmin ? nil : .forbidden))
         }
-        var adminRefusal: HTTPResponse.Status? = context.profileID == nil ? .unauthorized : .forbidden
-        if admin {
-            if context.isAccount, try await accounts.account(context.profileID)?.isAdmin == true {
-                adminRefusal = nil
-            } else {
-                return .refused(adminRefusal!, adminRefusal == .unauthorized ? APIRefusal.signInNeeded : APIRefusal.notAdmin)
-            }
+        let refusal: HTTPResponse.Status = context.profileID == nil ? .unauthorized : .forbidden
+        guard admin else {
+            return .allowed(APISession(existing: context.profileID, sessions: sessions, visitor: context.visitor, adminRefusal: refusal))
         }
-        return .allowed(APISession(existing: context.profileID, sessions: sessions, visitor: context.visitor, adminRefusal: adminRefusal))
+        guard context.isAccount, try await accounts.account(context.profileID)?.isAdmin == true else {
+            return .refused(refusal, APIRefusal.detail(refusal))
+        }
+        return .allowed(APISession(existing: context.profileID, sessions: sessions, visitor: context.visitor, adminRefusal: nil))
     }
 
     /// A write that rides on the cookie must come from this site's own pages (CSRF): a JSON body

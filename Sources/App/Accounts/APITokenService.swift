@@ -1,22 +1,20 @@
 import FluentKit
 import Foundation
-import Synchronization
 
 /// Personal API tokens: `Authorization: Bearer ps_…` acts as the account that made it. A token is
 /// shown once when made; the database keeps its SHA-256 (the token is 256 random bits, so a fast
 /// hash is enough) and its first characters as a hint. Revoking deletes the row; other servers
-/// notice within `recheckInterval`.
+/// notice within `RememberedLookups.recheckInterval`.
 public final class APITokenService: Sendable {
     static let prefix = "ps_"
     static let maxPerAccount = 25
     static let nameLength = 1...60
-    static let recheckInterval: TimeInterval = 30
     static let lastUsedResolution: TimeInterval = 3600
 
     let database: AppDatabase
     let clock: any AppClock
-    /// token hash → (who, when last_used_at was written, when the database was last asked).
-    private let known = Mutex<[String: (caller: Caller, usedAt: Date?, checkedAt: Date)]>([:])
+    /// token hash → the account it acts as.
+    private let known = RememberedLookups<Caller>()
 
     init(database: AppDatabase, clock: any AppClock) {
         self.database = database
@@ -75,13 +73,13 @@ public final class APITokenService: Sendable {
             return false
         }
         try await row.delete(on: database.db)
-        known.withLock { _ = $0.removeValue(forKey: row.tokenHash) }
+        known.forget(row.tokenHash)
         return true
     }
 
     /// Forgets what this server remembers of an account's tokens (deleted account, changed role).
     func forget(profile: UUID) {
-        known.withLock { table in table = table.filter { $0.value.caller.profile != profile } }
+        known.forget { _, caller in caller.profile == profile }
     }
 
     /// The account a bearer token acts as; nil for an unknown, revoked or malformed token.
@@ -89,23 +87,20 @@ public final class APITokenService: Sendable {
         guard token.hasPrefix(Self.prefix), RandomToken.isWellFormed(String(token.dropFirst(Self.prefix.count))) else { return nil }
         let key = SessionService.hash(token)
         let now = clock.now()
-        if let hit = known.withLock({ $0[key] }), now.timeIntervalSince(hit.checkedAt) < Self.recheckInterval {
-            return hit.caller
-        }
+        if let hit = known.get(key, now: now) { return hit }
         guard let row = try await APITokenModel.query(on: database.db).filter(\.$tokenHash == key).first(),
               let profile = try await ProfileModel.find(row.profileID, on: database.db), profile.kind == "account"
         else {
-            known.withLock { _ = $0.removeValue(forKey: key) }
+            known.forget(key)
             return nil
         }
-        var usedAt = row.lastUsedAt
-        if usedAt.map({ now.timeIntervalSince($0) >= Self.lastUsedResolution }) ?? true {
+        if row.lastUsedAt.map({ now.timeIntervalSince($0) >= Self.lastUsedResolution }) ?? true {
             row.lastUsedAt = now
             // Best effort: a busy database must not fail the call.
-            if (try? await row.update(on: database.db)) != nil { usedAt = now }
+            try? await row.update(on: database.db)
         }
         let caller = Caller(profile: row.profileID, isAdmin: profile.role == "admin")
-        known.withLock { $0[key] = (caller, usedAt, now) }
+        known.remember(caller, for: key, at: now)
         return caller
     }
 

@@ -1,16 +1,13 @@
 import Crypto
 import FluentKit
 import Foundation
-import Synchronization
 
 /// Profiles behind an opaque session cookie. The cookie holds 32 random bytes; the database keeps
 /// only their SHA-256, so a leaked database does not leak live sessions. Sessions live in the
-/// database, so every server sees a sign-out within `recheckInterval`.
+/// database, so every server sees a sign-out within `RememberedLookups.recheckInterval`.
 public final class SessionService: Sendable {
     public static let cookieName = "ps_session"
     static let lastSeenResolution: TimeInterval = 3600
-    /// How long this server trusts its memory of a session before asking the database again.
-    static let recheckInterval: TimeInterval = 30
 
     let database: AppDatabase
     let clock: any AppClock
@@ -22,8 +19,8 @@ public final class SessionService: Sendable {
         public let isAccount: Bool
     }
 
-    /// token hash → (who, when last_seen_at was written, when the database was last asked).
-    private let known = Mutex<[String: (identity: Identity, seenAt: Date, checkedAt: Date)]>([:])
+    /// token hash → who, and when last_seen_at was written.
+    private let known = RememberedLookups<(identity: Identity, seenAt: Date)>()
 
     public init(database: AppDatabase, clock: any AppClock, idleTimeout: TimeInterval = 30 * 86_400) {
         self.database = database
@@ -54,18 +51,17 @@ public final class SessionService: Sendable {
         guard RandomToken.isWellFormed(token) else { return nil }
         let key = Self.hash(token)
         let now = clock.now()
-        if let hit = known.withLock({ $0[key] }), now.timeIntervalSince(hit.checkedAt) < Self.recheckInterval,
-           now.timeIntervalSince(hit.seenAt) < Self.lastSeenResolution {
+        if let hit = known.get(key, now: now), now.timeIntervalSince(hit.seenAt) < Self.lastSeenResolution {
             return hit.identity
         }
         guard let session = try await SessionModel.find(key, on: database.db),
               let profile = try await ProfileModel.find(session.profileID, on: database.db)
         else {
-            known.withLock { _ = $0.removeValue(forKey: key) }
+            known.forget(key)
             return nil
         }
         if now.timeIntervalSince(session.lastSeenAt) > idleTimeout {
-            known.withLock { _ = $0.removeValue(forKey: key) }
+            known.forget(key)
             try? await session.delete(on: database.db)
             return nil
         }
@@ -76,7 +72,7 @@ public final class SessionService: Sendable {
             if (try? await session.update(on: database.db)) != nil { seenAt = now }
         }
         let identity = Identity(profile: session.profileID, isAccount: profile.kind == "account")
-        known.withLock { $0[key] = (identity, seenAt, now) }
+        known.remember((identity, seenAt), for: key, at: now)
         return identity
     }
 
@@ -85,21 +81,21 @@ public final class SessionService: Sendable {
         let now = clock.now()
         let token = Self.newToken()
         try await SessionModel(tokenHash: Self.hash(token), profileID: profile, now: now).create(on: database.db)
-        known.withLock { $0[Self.hash(token)] = (Identity(profile: profile, isAccount: true), now, now) }
+        known.remember((Identity(profile: profile, isAccount: true), now), for: Self.hash(token), at: now)
         return token
     }
 
     /// Ends one session (sign-out; the old session at sign-in).
     func end(token: String) async throws {
         let key = Self.hash(token)
-        known.withLock { _ = $0.removeValue(forKey: key) }
+        known.forget(key)
         try await SessionModel.query(on: database.db).filter(\.$id == key).delete()
     }
 
     /// Ends every session of a profile but `keeping` (password change, account deletion).
     func endAll(profile: UUID, keeping token: String? = nil) async throws {
         let kept = token.map(Self.hash)
-        known.withLock { table in table = table.filter { $0.value.identity.profile != profile || $0.key == kept } }
+        known.forget { key, remembered in remembered.identity.profile == profile && key != kept }
         var query = SessionModel.query(on: database.db).filter(\.$profileID == profile)
         if let kept { query = query.filter(\.$id != kept) }
         try await query.delete()
@@ -114,7 +110,7 @@ public final class SessionService: Sendable {
             try await profile.create(on: db)
             try await SessionModel(tokenHash: Self.hash(token), profileID: profile.id!, now: now).create(on: db)
         }
-        known.withLock { $0[Self.hash(token)] = (Identity(profile: profile.id!, isAccount: false), now, now) }
+        known.remember((Identity(profile: profile.id!, isAccount: false), now), for: Self.hash(token), at: now)
         return (token, profile.id!)
     }
 }

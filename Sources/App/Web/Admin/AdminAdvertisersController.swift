@@ -8,27 +8,27 @@ struct AdminAdvertisersController {
     var renderer: PageRenderer { offers.renderer }
 
     func register(on router: Router<AppRequestContext>) {
-        router.get("/admin/advertisers/new") { request, context in try await offers.signedIn(request, context) { try form(nil, AdvertiserDraft(), $0, logoURL: nil, failure: nil) } }
-        router.post("/admin/advertisers") { request, context in try await offers.posted(request, context) { try await save(nil, $0, $1) } }
+        router.get("/admin/advertisers/new") { request, context in try await offers.signedIn(request, context) { try form(nil, AdvertiserDraft(), logoURL: nil, failure: nil) } }
+        router.post("/admin/advertisers") { request, context in try await offers.posted(request, context) { try await save(nil, $0) } }
         router.get("/admin/advertisers/:id/edit") { request, context in
-            try await offers.signedIn(request, context) { session in
+            try await offers.signedIn(request, context) {
                 guard let shop = try await admin.advertiser(try offers.id(context)) else { return try offers.missing() }
-                return try form(shop.id, Self.draft(shop), session, logoURL: shop.logoImageID.map(Paths.offerImage), failure: nil)
+                return try form(shop.id, Self.draft(shop), logoURL: shop.logoImageID.map(Paths.offerImage), failure: nil)
             }
         }
         router.post("/admin/advertisers/:id") { request, context in
-            try await offers.posted(request, context) { try await save(try offers.id(context), $0, $1) }
+            try await offers.posted(request, context) { try await save(try offers.id(context), $0) }
         }
         for (action, active) in [("pause", false), ("resume", true)] {
             router.post("/admin/advertisers/:id/\(action)") { request, context in
-                try await offers.posted(request, context) { _, _ in
+                try await offers.posted(request, context) { _ in
                     guard try await admin.setAdvertiserActive(try offers.id(context), active) != nil else { return try offers.missing() }
                     return .redirect(to: Paths.adminOffers + "?done=shop-\(active ? "resumed" : "paused")", type: .normal)
                 }
             }
         }
         router.get("/admin/advertisers/:id/delete") { request, context in
-            try await offers.signedIn(request, context) { session in
+            try await offers.signedIn(request, context) {
                 let id = try offers.id(context)
                 guard let shop = try await admin.advertiser(id) else { return try offers.missing() }
                 return try renderer.response("admin_confirm", AdminConfirmPage(
@@ -39,7 +39,7 @@ struct AdminAdvertisersController {
             }
         }
         router.post("/admin/advertisers/:id/delete") { request, context in
-            try await offers.posted(request, context) { _, _ in
+            try await offers.posted(request, context) { _ in
                 switch try await admin.deleteAdvertiser(try offers.id(context)) {
                 case nil: return .redirect(to: Paths.adminOffers + "?done=deleted", type: .normal)
                 case .inUse(let count):
@@ -55,7 +55,7 @@ struct AdminAdvertisersController {
         }
     }
 
-    func form(_ id: Int?, _ draft: AdvertiserDraft, _ session: AdminGate.Session, logoURL: String?, failure: ValidationFailure?) throws -> Response {
+    func form(_ id: Int?, _ draft: AdvertiserDraft, logoURL: String?, failure: ValidationFailure?) throws -> Response {
         let page = AdminAdvertiserFormPage(
             heading: id == nil ? "New shop" : "Edit shop", actionURL: id.map(Paths.adminAdvertiser) ?? Paths.adminAdvertisers,
             draft: draft, logoURL: logoURL, failure: failure
@@ -63,7 +63,7 @@ struct AdminAdvertisersController {
         return try renderer.response("admin_advertiser_form", page, status: failure == nil ? .ok : .unprocessableContent)
     }
 
-    func save(_ id: Int?, _ session: AdminGate.Session, _ form: MultipartForm) async throws -> Response {
+    func save(_ id: Int?, _ form: MultipartForm) async throws -> Response {
         var draft = AdvertiserDraft()
         draft.name = form.value("name")
         draft.description = form.value("description")
@@ -72,12 +72,12 @@ struct AdminAdvertisersController {
         let logo: UploadedImage?
         switch form.image("logo", label: "The logo") {
         case .success(let upload): logo = upload
-        case .failure(let failure): return try self.form(id, draft, session, logoURL: nil, failure: failure)
+        case .failure(let failure): return try self.form(id, draft, logoURL: nil, failure: failure)
         }
         do {
             _ = try await admin.saveAdvertiser(id, draft, logo: logo)
         } catch .invalid(let failure) {
-            return try self.form(id, draft, session, logoURL: nil, failure: failure)
+            return try self.form(id, draft, logoURL: nil, failure: failure)
         } catch {
             return try offers.missing()
         }

@@ -8,21 +8,12 @@ struct AdminGate {
     let accounts: AccountService
     let renderer: PageRenderer
 
-    /// A signed-in administrator's request.
-    struct Session {
-        let account: AccountService.Account
-    }
-
-    enum Outcome {
-        case allowed(Session)
-        case refused(Response)
-    }
-
-    func check(_ request: Request, _ context: AppRequestContext) async throws -> Outcome {
+    /// nil for a signed-in administrator; otherwise the page that refuses the request.
+    func refusal(_ request: Request, _ context: AppRequestContext) async throws -> Response? {
         guard context.isAccount, let account = try await accounts.account(context.profileID) else {
             let next = request.method == .get ? Paths.safeReturnPath(request.uri.description, fallback: Paths.adminOffers) : Paths.adminOffers
             let page = CredentialsPage(mode: .signIn, next: next, username: "", errors: ["form": "Sign in with an administrator’s account to use the advertiser console."])
-            return .refused(try renderer.response("account_credentials", page, status: .unauthorized))
+            return try renderer.response("account_credentials", page, status: .unauthorized)
         }
         guard account.isAdmin else {
             let page = MessagePage(
@@ -31,9 +22,9 @@ struct AdminGate {
                     + "An administrator is made on the server with `popcornswirl create-admin --username NAME`.",
                 retryURL: nil, backURL: Paths.home
             )
-            return .refused(try renderer.response("message", page, status: .forbidden))
+            return try renderer.response("message", page, status: .forbidden)
         }
-        return .allowed(Session(account: account))
+        return nil
     }
 
     func register(on router: Router<AppRequestContext>) {

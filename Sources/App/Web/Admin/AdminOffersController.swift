@@ -9,17 +9,17 @@ struct AdminOffersController {
     var admin: OfferAdmin { services.offerAdmin }
 
     func register(on router: Router<AppRequestContext>) {
-        router.get("/admin/offers") { request, context in try await signedIn(request, context) { try await dashboard(request, $0) } }
-        router.get("/admin/offers/new") { request, context in try await signedIn(request, context) { try await offerForm(nil, $0) } }
-        router.post("/admin/offers") { request, context in try await posted(request, context) { try await save(nil, $0, $1) } }
+        router.get("/admin/offers") { request, context in try await signedIn(request, context) { try await dashboard(request) } }
+        router.get("/admin/offers/new") { request, context in try await signedIn(request, context) { try await offerForm(nil) } }
+        router.post("/admin/offers") { request, context in try await posted(request, context) { try await save(nil, $0) } }
         router.get("/admin/offers/:id/edit") { request, context in
-            try await signedIn(request, context) { try await offerForm(try id(context), $0) }
+            try await signedIn(request, context) { try await offerForm(try id(context)) }
         }
-        router.post("/admin/offers/:id") { request, context in try await posted(request, context) { try await save(try id(context), $0, $1) } }
-        router.post("/admin/offers/:id/pause") { request, context in try await posted(request, context) { _, _ in try await toggle(try id(context), false) } }
-        router.post("/admin/offers/:id/resume") { request, context in try await posted(request, context) { _, _ in try await toggle(try id(context), true) } }
+        router.post("/admin/offers/:id") { request, context in try await posted(request, context) { try await save(try id(context), $0) } }
+        router.post("/admin/offers/:id/pause") { request, context in try await posted(request, context) { _ in try await toggle(try id(context), false) } }
+        router.post("/admin/offers/:id/resume") { request, context in try await posted(request, context) { _ in try await toggle(try id(context), true) } }
         router.get("/admin/offers/:id/delete") { request, context in
-            try await signedIn(request, context) { session in
+            try await signedIn(request, context) {
                 let offerID = try id(context)
                 guard let offer = try await admin.offer(offerID) else { return try missing() }
                 return try renderer.response("admin_confirm", AdminConfirmPage(
@@ -30,35 +30,30 @@ struct AdminOffersController {
             }
         }
         router.post("/admin/offers/:id/delete") { request, context in
-            try await posted(request, context) { _, _ in
+            try await posted(request, context) { _ in
                 try await admin.deleteOffer(try id(context)) ? Response.redirect(to: Paths.adminOffers + "?done=deleted", type: .normal) : try missing()
             }
         }
-        router.get("/admin/offers/:id/report") { request, context in try await signedIn(request, context) { _ in try await report(request, .offer(try id(context))) } }
-        router.get("/admin/offers/:id/report.csv") { request, context in try await signedIn(request, context) { _ in try await csv(request, .offer(try id(context))) } }
+        router.get("/admin/offers/:id/report") { request, context in try await signedIn(request, context) { try await report(request, .offer(try id(context))) } }
+        router.get("/admin/offers/:id/report.csv") { request, context in try await signedIn(request, context) { try await csv(request, .offer(try id(context))) } }
         router.get("/admin/advertisers/:id/report") { request, context in
-            try await signedIn(request, context) { _ in try await report(request, .advertiser(try id(context))) }
+            try await signedIn(request, context) { try await report(request, .advertiser(try id(context))) }
         }
         router.get("/admin/advertisers/:id/report.csv") { request, context in
-            try await signedIn(request, context) { _ in try await csv(request, .advertiser(try id(context))) }
+            try await signedIn(request, context) { try await csv(request, .advertiser(try id(context))) }
         }
     }
 
     /// Runs `body` for a signed-in administrator; anyone else gets the sign-in form (401) or a refusal (403).
-    func signedIn(_ request: Request, _ context: AppRequestContext, _ body: (AdminGate.Session) async throws -> Response) async throws -> Response {
-        switch try await gate.check(request, context) {
-        case .refused(let response): return response
-        case .allowed(let session): return try await body(session)
-        }
+    func signedIn(_ request: Request, _ context: AppRequestContext, _ body: () async throws -> Response) async throws -> Response {
+        if let refusal = try await gate.refusal(request, context) { return refusal }
+        return try await body()
     }
 
     /// As `signedIn`, for forms (their CSRF token was checked by `CSRFMiddleware`).
-    func posted(_ request: Request, _ context: AppRequestContext, _ body: (AdminGate.Session, MultipartForm) async throws -> Response) async throws -> Response {
-        // The body is read only for a signed-in session.
-        try await signedIn(request, context) { session in
-            let form = try await MultipartForm.read(request, context)
-            return try await body(session, form)
-        }
+    func posted(_ request: Request, _ context: AppRequestContext, _ body: (MultipartForm) async throws -> Response) async throws -> Response {
+        // The body is read only for a signed-in administrator.
+        try await signedIn(request, context) { try await body(try await MultipartForm.read(request, context)) }
     }
 
     func id(_ context: AppRequestContext) throws -> Int {
@@ -77,7 +72,7 @@ struct AdminOffersController {
         return ReportRange.parse(from: query["from"].map(String.init), to: query["to"].map(String.init), today: admin.today)
     }
 
-    func dashboard(_ request: Request, _ session: AdminGate.Session) async throws -> Response {
+    func dashboard(_ request: Request) async throws -> Response {
         var rangeError: String?
         let range: ReportRange
         switch self.range(request) {
@@ -114,7 +109,7 @@ struct AdminOffersController {
         return try renderer.response("admin_offers", page, status: rangeError == nil ? .ok : .badRequest)
     }
 
-    func offerForm(_ id: Int?, _ session: AdminGate.Session) async throws -> Response {
+    func offerForm(_ id: Int?) async throws -> Response {
         var draft = OfferDraft()
         var imageURL: String?
         if let id {
@@ -125,10 +120,10 @@ struct AdminOffersController {
             draft.startsOn = admin.today
             draft.endsOn = ReportRange.shift(admin.today, by: 30) ?? admin.today
         }
-        return try await renderOfferForm(id, draft, session, imageURL: imageURL, failure: nil)
+        return try await renderOfferForm(id, draft, imageURL: imageURL, failure: nil)
     }
 
-    private func renderOfferForm(_ id: Int?, _ draft: OfferDraft, _ session: AdminGate.Session, imageURL: String?, failure: ValidationFailure?) async throws -> Response {
+    private func renderOfferForm(_ id: Int?, _ draft: OfferDraft, imageURL: String?, failure: ValidationFailure?) async throws -> Response {
         let page = AdminOfferFormPage(
             heading: id == nil ? "New offer" : "Edit offer",
             actionURL: id.map(Paths.adminOffer) ?? Paths.adminOffers, draft: draft, shops: try await admin.advertisers(),
@@ -137,7 +132,7 @@ struct AdminOffersController {
         return try renderer.response("admin_offer_form", page, status: failure == nil ? .ok : .unprocessableContent)
     }
 
-    func save(_ id: Int?, _ session: AdminGate.Session, _ form: MultipartForm) async throws -> Response {
+    func save(_ id: Int?, _ form: MultipartForm) async throws -> Response {
         var draft = OfferDraft()
         draft.advertiserID = form.value("advertiser")
         draft.headline = form.value("headline")
@@ -154,14 +149,14 @@ struct AdminOffersController {
         let image: UploadedImage?
         switch form.image("image", label: "The image") {
         case .success(let upload): image = upload
-        case .failure(let failure): return try await renderOfferForm(id, draft, session, imageURL: nil, failure: failure)
+        case .failure(let failure): return try await renderOfferForm(id, draft, imageURL: nil, failure: failure)
         }
         do {
             _ = try await admin.saveOffer(id, draft, image: image)
         } catch .notFound {
             return try missing()
         } catch .invalid(let failure) {
-            return try await renderOfferForm(id, draft, session, imageURL: nil, failure: failure)
+            return try await renderOfferForm(id, draft, imageURL: nil, failure: failure)
         } catch {
             return try missing()
         }
