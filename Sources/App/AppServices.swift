@@ -9,6 +9,7 @@ public struct AppServices: Sendable {
     public let catalog: MovieCatalog
     public let shows: ShowCatalog
     public let library: LibraryService
+    let titles: TitleLookup
     public let sessions: SessionService
     public let accounts: AccountService
     public let posters: PosterService
@@ -72,6 +73,7 @@ public struct AppServices: Sendable {
         offers = OfferService(store: offerStore, tracker: tracker, clock: clock, logger: logger, storeCode: config.country)
         offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock)
         library = LibraryService(database: database, clock: clock)
+        titles = TitleLookup(catalog: catalog, shows: shows, library: library)
         sessions = SessionService(database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400)
         tokens = APITokenService(database: database, clock: clock)
         accounts = AccountService(database: database, sessions: sessions, library: library, tokens: tokens, clock: clock)
@@ -90,5 +92,5 @@ public struct AppServices: Sendable {
     }
 
     /// The current year by the injected clock: the Movies screen's default.
-    var currentYear: Int { Calendar.utc.component(.year, from: clock.now()) }
+    var currentYear: Int { clock.currentYear }
 }

@@ -27,31 +27,54 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     router.add(middleware: RequestLimitsMiddleware())
     if let publicDirectory = Bundle.module.url(forResource: "public", withExtension: nil, subdirectory: "Resources") {
         router.add(middleware: FileMiddleware(
-            publicDirectory.path, urlBasePath: "/static", cacheControl: .init([(MediaType(type: .any), [.maxAge(3600), .public])]),
+            publicDirectory.path, urlBasePath: Route.staticFiles, cacheControl: .init([(MediaType(type: .any), [.maxAge(3600), .public])]),
             logger: services.logger
         ))
     }
     router.add(middleware: VisitorMiddleware(sessions: services.sessions))
-    router.add(middleware: CSRFMiddleware(renderer: renderer))
-    router.get("/healthz") { _, _ in "ok" }
 
-    let movies = MoviesController(services: services, renderer: renderer, sharedPages: RenderedPageCache())
-    movies.register(on: router)
-    let personalPages = PersonalPageCache(clock: services.clock)
-    LibraryController(services: services, renderer: renderer, movies: movies, pages: personalPages).register(on: router)
-    PosterController(posters: services.posters).register(on: router)
-    let shows = ShowsController(services: services, renderer: renderer)
-    shows.register(on: router)
-    SearchController(services: services, renderer: renderer).register(on: router)
-    OffersController(services: services, renderer: renderer).register(on: router)
-    AccountController(services: services, renderer: renderer).register(on: router)
-    let gate = AdminGate(accounts: services.accounts, renderer: renderer)
-    gate.register(on: router)
-    let adminOffers = AdminOffersController(services: services, renderer: renderer, gate: gate)
-    adminOffers.register(on: router)
-    AdminAdvertisersController(offers: adminOffers).register(on: router)
-    try APIController(services: services, movies: movies, shows: shows).register(on: router)
+    // Pages and forms: CSRF-checked. The console is a group inside them whose gate denies by default.
+    let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer))
+    let actions = LibraryActions(titles: services.titles, library: services.library, posters: services.posters, logger: services.logger)
+    pages.on(Route.health) { _, _ in
+        Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "ok")))
+    }
+    MoviesController(
+        catalog: services.catalog, library: services.library, offers: services.offers, titles: services.titles,
+        clock: services.clock, renderer: renderer, sharedPages: RenderedPageCache()
+    ).register(on: pages)
+    LibraryController(
+        library: services.library, sessions: services.sessions, actions: actions, renderer: renderer,
+        pages: PersonalPageCache(clock: services.clock)
+    ).register(on: pages)
+    PosterController(posters: services.posters).register(on: pages)
+    ShowsController(
+        shows: services.shows, library: services.library, sessions: services.sessions, offers: services.offers,
+        titles: services.titles, actions: actions, renderer: renderer
+    ).register(on: pages)
+    SearchController(
+        search: services.search, library: services.library, sessions: services.sessions, offers: services.offers,
+        logger: services.logger, renderer: renderer
+    ).register(on: pages)
+    OffersController(offers: services.offers, catalog: services.catalog, shows: services.shows, renderer: renderer).register(on: pages)
+    AccountController(accounts: services.accounts, tokens: services.tokens, renderer: renderer).register(on: pages)
+
+    let admin = pages.group(RouterPath(AdminRoute.group)).add(middleware: AdminGate(accounts: services.accounts, renderer: renderer))
+    let adminOffers = AdminOffersController(admin: services.offerAdmin, renderer: renderer)
+    adminOffers.register(on: admin)
+    AdminAdvertisersController(offers: adminOffers).register(on: admin)
+
+    try apiController(services, actions: actions).register(on: router, sessions: services.sessions, tokens: services.tokens, accounts: services.accounts)
     return router
+}
+
+/// The JSON API over the same services and use cases as the pages.
+func apiController(_ services: AppServices, actions: LibraryActions) -> APIController {
+    APIController(
+        catalog: services.catalog, shows: services.shows, library: services.library, search: services.search,
+        offers: services.offers, offerAdmin: services.offerAdmin, actions: actions, titles: services.titles,
+        clock: services.clock, logger: services.logger
+    )
 }
 
 /// Closes the database and HTTP clients when the server stops.

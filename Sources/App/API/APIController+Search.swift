@@ -16,7 +16,7 @@ extension APIController {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest(error.message))))
         }
         let result: SearchResult
-        switch await services.search.search(query) {
+        switch await search.search(query) {
         case .failed(let error):
             return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(SearchController.failureMessage(error).text))))
         case .results(let found):
@@ -25,10 +25,10 @@ extension APIController {
         var remembered = false
         if result.isRememberable, let session = APIScope.session {
             do {
-                try await services.search.remember(result, profile: try await session.profileForWrite())
+                try await search.remember(result, profile: try await session.profileForWrite())
                 remembered = true
             } catch {
-                services.logger.error("remembering the search failed", metadata: ["error": "\(error)"])
+                logger.error("remembering the search failed", metadata: ["error": "\(error)"])
             }
         }
         let bestMatch = try await result.bestMatch.asyncMap { try await match($0, details: result.omdb?.details) }
@@ -45,7 +45,7 @@ extension APIController {
         }
         let last: LastSearch?
         do {
-            last = try await services.search.last(profile: profile)
+            last = try await search.last(profile: profile)
         } catch {
             return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable("Your last search could not be loaded just now."))))
         }
@@ -56,7 +56,7 @@ extension APIController {
     }
 
     private func match(_ movie: Movie, details: OMDbDetails?) async throws -> Components.Schemas.SearchMatch {
-        let saved = try? await services.library.item(profile: APIScope.session?.profileID, movieID: movie.id)
+        let saved = try? await library.item(profile: APIScope.session?.profileID, movieID: movie.id)
         return .init(
             movie: .init(movie), details: details.map(Components.Schemas.OMDbDetails.init),
             library: saved.flatMap { $0 }.map { .init(favorite: $0.favorite, watched: $0.watched, note: $0.note) }

@@ -9,14 +9,14 @@ extension APIController {
             guard q.count <= ShowsController.maxQueryLength else {
                 return .badRequest(.init(body: .applicationProblemJson(.badRequest("q must be at most 200 characters."))))
             }
-            let result = await services.shows.search(q)
+            let result = await shows.search(q)
             return .ok(.init(body: .json(.init(query: result.query, isEnd: true, source: .init(result.source), shows: result.shows.map(Components.Schemas.Show.init)))))
         }
         let page = input.query.page ?? 1
         guard (1...ShowCatalog.maxPage).contains(page) else {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("page must be between 1 and \(ShowCatalog.maxPage)."))))
         }
-        let result = await services.shows.page(page)
+        let result = await shows.page(page)
         return .ok(.init(body: .json(.init(page: page, isEnd: result.isEnd, source: .init(result.source), shows: result.shows.map(Components.Schemas.Show.init)))))
     }
 
@@ -25,9 +25,9 @@ extension APIController {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive TVMaze show id."))))
         }
         let profile = APIScope.session?.profileID
-        switch await shows.resolveShow(id, profile: profile) {
+        switch await titles.show(id, profile: profile) {
         case .found(let show, let source):
-            let saved = (try? await services.library.item(profile: profile, movieID: id, kind: .show)) != nil
+            let saved = (try? await library.item(profile: profile, movieID: id, kind: .show)) != nil
             return .ok(.init(body: .json(.init(show: .init(show), source: .init(source), saved: saved))))
         case .notFound:
             return .notFound(.init(body: .applicationProblemJson(.notFound("TVMaze has no show with id \(id)."))))
@@ -41,22 +41,11 @@ extension APIController {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive TVMaze show id."))))
         }
         guard let session = APIScope.session else { throw APIError.noSession }
-        switch await shows.resolveShow(id, profile: session.profileID) {
-        case .notFound:
-            return .notFound(.init(body: .applicationProblemJson(.notFound("TVMaze has no show with id \(id)."))))
-        case .unavailable:
-            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
-        case .found(let show, _):
-            do {
-                let profile = try await session.profileForWrite()
-                guard let item = try await services.library.update(profile: profile, show: show, favorite: true) else {
-                    return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveShowFailed))))
-                }
-                await services.posters.prefetch([show.imageMedium, show.imageOriginal].compactMap { $0 })
-                return .ok(.init(body: .json(.init(item))))
-            } catch {
-                return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveShowFailed))))
-            }
+        let outcome = await actions.saveShow(id, favorite: true, profile: session.profileID) { try await session.profileForWrite() }
+        switch (outcome, outcome.problem(.show, id)) {
+        case (.saved(let item?, _), _): return .ok(.init(body: .json(.init(item))))
+        case (.titleNotFound, let problem?): return .notFound(.init(body: .applicationProblemJson(.init(status: 404, detail: problem.detail))))
+        case (_, let problem): return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(problem?.detail ?? ErrorTexts.saveShowFailed))))
         }
     }
 
@@ -64,16 +53,11 @@ extension APIController {
         guard let id = Int(exactly: input.path.id), id > 0 else {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive TVMaze show id."))))
         }
-        guard let profile = APIScope.session?.profileID else {
-            return .notFound(.init(body: .applicationProblemJson(.notFound("This show isn’t in your favourites."))))
-        }
-        do {
-            guard try await services.library.remove(profile: profile, movieID: id, kind: .show) else {
-                return .notFound(.init(body: .applicationProblemJson(.notFound("This show isn’t in your favourites."))))
-            }
-            return .noContent(.init())
-        } catch {
-            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveShowFailed))))
+        let outcome = await actions.remove(id, kind: .show, profile: APIScope.session?.profileID)
+        switch (outcome, outcome.problem(.show, id)) {
+        case (.notInLists, let problem?): return .notFound(.init(body: .applicationProblemJson(.init(status: 404, detail: problem.detail))))
+        case (_, let problem?): return .serviceUnavailable(.init(body: .applicationProblemJson(.init(status: 503, detail: problem.detail))))
+        case (_, nil): return .noContent(.init())
         }
     }
 }
@@ -89,7 +73,7 @@ extension Components.Schemas.Show {
             ended: show.ended, network: show.network, webChannel: show.webChannel, schedule: show.scheduleText,
             runtimeMinutes: show.runtimeMinutes, rating: show.rating,
             summaryHtml: show.summaryHTML.map(HTMLSanitizer.sanitize), imdbUrl: show.imdbURL, officialSite: show.officialSite,
-            tvmazeUrl: show.tvmazeURL, posterUrl: Paths.poster(source: show.imageMedium, seed: show.id, title: show.name)
+            tvmazeUrl: show.tvmazeURL, posterUrl: Route.posterImage(source: show.imageMedium, seed: show.id, title: show.name)
         )
     }
 }

@@ -1,35 +1,52 @@
 import Foundation
 import Hummingbird
+import Logging
 import OpenAPIHummingbird
 import OpenAPIRuntime
 import PopcornAPI
 
 /// JSON API v1: the generated `APIProtocol` implemented over the same services as the pages.
 struct APIController: APIProtocol {
-    let services: AppServices
-    let movies: MoviesController
-    let shows: ShowsController
+    let catalog: MovieCatalog
+    let shows: ShowCatalog
+    let library: LibraryService
+    let search: SearchService
+    let offers: OfferService
+    let offerAdmin: OfferAdmin
+    let actions: LibraryActions
+    let titles: TitleLookup
+    let clock: any AppClock
+    let logger: Logger
 
-    func register(on router: Router<AppRequestContext>) throws {
-        router.get("/api/openapi.yaml") { _, _ in
+    /// The API's routes, each in its group: 405s and every answer go through `APIProblemMiddleware`;
+    /// operations through `APISessionMiddleware`, the admin ones through its admin-only instance.
+    func register(on router: Router<AppRequestContext>, sessions: SessionService, tokens: APITokenService, accounts: AccountService) throws {
+        let routes = try APIRoutes.load()
+        let api = router.group().add(middleware: APIProblemMiddleware(logger: logger))
+        routes.registerMethodNotAllowed(on: api)
+        let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false))
+        let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true))
+        members.on(APIRoute.document) { _, _ in
             guard let url = APISpec.documentURL, let data = try? Data(contentsOf: url) else { throw HTTPError(.notFound) }
             var headers = HTTPFields()
             headers[.contentType] = "application/yaml; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
         }
-        router.add(middleware: APISessionMiddleware(sessions: services.sessions, tokens: services.tokens, accounts: services.accounts, routes: try APIRoutes.load()))
-        try registerHandlers(on: router)
+        for method in APIRoutes.triedMethods {
+            members.on(RouterPath(APIRoute.unknown.pattern), method: method) { _, _ -> Response in throw HTTPError(.notFound) }
+        }
+        try registerHandlers(on: APITransport(members: members, admins: admins, routes: routes))
     }
 
     func listMovies(_ input: Operations.ListMovies.Input) async throws -> Operations.ListMovies.Output {
-        let current = services.currentYear
+        let current = clock.currentYear
         let year = input.query.year ?? current
-        guard (MoviesController.firstYear...MoviesController.lastAPIYear).contains(year) else {
-            return .badRequest(.init(body: .applicationProblemJson(.badRequest("year must be between \(MoviesController.firstYear) and \(MoviesController.lastAPIYear)."))))
+        guard (MovieCatalog.firstYear...MovieCatalog.lastAPIYear).contains(year) else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("year must be between \(MovieCatalog.firstYear) and \(MovieCatalog.lastAPIYear)."))))
         }
         // Nothing is released yet: no need to ask iTunes.
-        guard year <= current else { return .ok(.init(body: .json(.init(year: year, source: .init(.live(fetchedAt: services.clock.now())), movies: [])))) }
-        let list = await services.catalog.movies(year: year)
+        guard year <= current else { return .ok(.init(body: .json(.init(year: year, source: .init(.live(fetchedAt: clock.now())), movies: [])))) }
+        let list = await catalog.movies(year: year)
         return .ok(.init(body: .json(.init(year: year, source: .init(list.source), movies: list.movies.map(Components.Schemas.Movie.init)))))
     }
 
@@ -38,9 +55,9 @@ struct APIController: APIProtocol {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive iTunes track id."))))
         }
         let profile = APIScope.session?.profileID
-        switch await movies.resolveMovie(id, profile: profile) {
+        switch await titles.movie(id, profile: profile) {
         case .found(let movie, let source):
-            let saved = try? await services.library.item(profile: profile, movieID: id)
+            let saved = try? await library.item(profile: profile, movieID: id)
             let state = saved.map { Components.Schemas.LibraryState(favorite: $0.favorite, watched: $0.watched, note: $0.note) }
             return .ok(.init(body: .json(.init(movie: .init(movie), source: .init(source), library: state))))
         case .notFound:
@@ -60,7 +77,7 @@ struct APIController: APIProtocol {
         guard let profile = APIScope.session?.existing else {
             return .unauthorized(.init(headers: .init(wwwAuthenticate: APIRefusal.challenge), body: .applicationProblemJson(.init(.unauthorized, APIRefusal.signInNeeded))))
         }
-        let result = try await services.library.list(profile: profile, list: list, page: page, kind: kind)
+        let result = try await library.list(profile: profile, list: list, page: page, kind: kind)
         return .ok(.init(body: .json(.init(
             list: .init(rawValue: list.rawValue)!, page: result.page, pageSize: LibraryPage.pageSize, total: result.total,
             items: result.items.map(Components.Schemas.LibraryEntry.init)
@@ -72,33 +89,16 @@ struct APIController: APIProtocol {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive iTunes track id."))))
         }
         guard case .json(let body) = input.body else { throw HTTPError(.unsupportedMediaType) }
-        let change = LibraryChange(favorite: body.favorite, watched: body.watched, note: body.note.map { .some($0) })
-        do {
-            _ = try LibraryService.validatedNote(body.note)
-        } catch {
-            return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: error.message))))
-        }
         guard let session = APIScope.session else { throw APIError.noSession }
-        switch await movies.resolveMovie(id, profile: session.profileID) {
-        case .notFound:
-            return .notFound(.init(body: .applicationProblemJson(.notFound("No film with id \(id) on iTunes."))))
-        case .unavailable:
-            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
-        case .found(let movie, _):
-            do {
-                let profile = try await session.profileForWrite()
-                guard let item = try await services.library.update(profile: profile, movie: movie, change: change) else {
-                    return .noContent(.init())
-                }
-                return .ok(.init(body: .json(.init(item))))
-            } catch let error as LibraryError {
-                if case .noteTooLong = error {
-                    return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: error.message))))
-                }
-                return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveFailed))))
-            } catch {
-                return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveFailed))))
-            }
+        let change = LibraryChange(favorite: body.favorite, watched: body.watched, note: body.note.map { .some($0) })
+        let outcome = await actions.saveMovie(id, change: change, profile: session.profileID) { try await session.profileForWrite() }
+        let problem = outcome.problem(.movie, id).map { Components.Schemas.Problem(status: $0.status.code, detail: $0.detail) }
+        switch (outcome, problem) {
+        case (.saved(let item?, _), _): return .ok(.init(body: .json(.init(item))))
+        case (.titleNotFound, let problem?): return .notFound(.init(body: .applicationProblemJson(problem)))
+        case (.invalidNote, let problem?): return .unprocessableContent(.init(body: .applicationProblemJson(problem)))
+        case (_, let problem?): return .serviceUnavailable(.init(body: .applicationProblemJson(problem)))
+        default: return .noContent(.init())
         }
     }
 
@@ -106,16 +106,11 @@ struct APIController: APIProtocol {
         guard let id = Int(exactly: input.path.id), id > 0 else {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive iTunes track id."))))
         }
-        guard let profile = APIScope.session?.profileID else {
-            return .notFound(.init(body: .applicationProblemJson(.notFound("This film isn’t in your lists."))))
-        }
-        do {
-            guard try await services.library.remove(profile: profile, movieID: id) else {
-                return .notFound(.init(body: .applicationProblemJson(.notFound("This film isn’t in your lists."))))
-            }
-            return .noContent(.init())
-        } catch {
-            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveFailed))))
+        let outcome = await actions.remove(id, kind: .movie, profile: APIScope.session?.profileID)
+        switch (outcome, outcome.problem(.movie, id)) {
+        case (.notInLists, let problem?): return .notFound(.init(body: .applicationProblemJson(.init(status: 404, detail: problem.detail))))
+        case (_, let problem?): return .serviceUnavailable(.init(body: .applicationProblemJson(.init(status: 503, detail: problem.detail))))
+        case (_, nil): return .noContent(.init())
         }
     }
 }
@@ -152,7 +147,7 @@ extension Components.Schemas.Movie {
             id: Int64(movie.id), title: movie.title, year: movie.year, director: movie.director, genre: movie.genre,
             releaseDate: movie.releaseDate, synopsis: movie.synopsis, contentRating: movie.contentRating,
             runtimeMinutes: movie.runtimeMinutes, price: movie.price, currency: movie.currency, storeUrl: movie.storeURL,
-            previewUrl: movie.previewURL, posterUrl: Paths.poster(source: movie.artworkURL, seed: movie.id, title: movie.title)
+            previewUrl: movie.previewURL, posterUrl: Route.posterImage(source: movie.artworkURL, seed: movie.id, title: movie.title)
         )
     }
 }
@@ -162,7 +157,7 @@ extension Components.Schemas.LibraryEntry {
         let id = Int64(item.itemID) ?? 0
         self.init(
             kind: item.kind == .show ? .show : .movie, id: id, title: item.title, genre: item.genre, year: item.year, releaseDate: item.releaseDate,
-            posterUrl: Paths.poster(source: item.artworkURL, seed: Int(id), title: item.title), favorite: item.favorite,
+            posterUrl: Route.posterImage(source: item.artworkURL, seed: Int(id), title: item.title), favorite: item.favorite,
             watched: item.watched, note: item.note, updatedAt: item.updatedAt
         )
     }

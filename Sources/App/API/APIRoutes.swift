@@ -7,9 +7,13 @@ import PopcornAPI
 /// never drift from the document.
 struct APIRoutes: Sendable {
     struct Route: Sendable {
+        /// The path as the document writes it (`/api/v1/movies/{id}`).
+        let path: String
         /// Path segments; nil stands for a `{parameter}`.
         let segments: [String?]
         let methods: [HTTPRequest.Method]
+        /// The methods whose operation the document tags `admin`.
+        let adminMethods: [HTTPRequest.Method]
     }
 
     let routes: [Route]
@@ -24,10 +28,10 @@ struct APIRoutes: Sendable {
         var routes: [Route] = []
         var path: String?
         var methods: [HTTPRequest.Method] = []
+        var adminMethods: [HTTPRequest.Method] = []
         func flush() {
             if let path {
-                let segments = path.split(separator: "/").map { $0.hasPrefix("{") ? nil : String($0) }
-                routes.append(Route(segments: segments, methods: methods))
+                routes.append(Route(path: path, segments: Self.segments(path), methods: methods, adminMethods: adminMethods))
             }
         }
         var inPaths = false
@@ -42,23 +46,26 @@ struct APIRoutes: Sendable {
                 flush()
                 path = String(line.dropFirst(2).dropLast())
                 methods = []
+                adminMethods = []
             } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"),
                       let method = HTTPRequest.Method(line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()),
                       ["GET", "PUT", "POST", "DELETE", "PATCH"].contains(method.rawValue) {
                 methods.append(method)
+            } else if line.hasPrefix("      tags:"), line.contains("admin"), let method = methods.last {
+                adminMethods.append(method)
             }
         }
         if inPaths { flush() }
         self.routes = routes
     }
 
-    /// The methods the document lists for the path (HEAD with GET), or nil for a path it does not have.
-    func allowed(_ path: String) -> [HTTPRequest.Method]? {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        guard let route = routes.first(where: { route in
-            route.segments.count == parts.count
-                && zip(route.segments, parts).allSatisfy { segment, part in segment.map { $0 == part } ?? !part.isEmpty }
-        }) else { return nil }
-        return route.methods.contains(.get) ? route.methods + [.head] : route.methods
+    static func segments(_ path: String) -> [String?] {
+        path.split(separator: "/").map { $0.hasPrefix("{") || $0.hasPrefix(":") ? nil : String($0) }
+    }
+
+    /// Whether the document tags the operation at this path (as the generated code registers it) `admin`.
+    func isAdmin(method: HTTPRequest.Method, path: String) -> Bool {
+        let segments = Self.segments(path)
+        return routes.contains { $0.segments == segments && $0.adminMethods.contains(method) }
     }
 }

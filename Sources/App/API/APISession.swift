@@ -43,46 +43,29 @@ enum APIScope {
     @TaskLocal static var session: APISession?
 }
 
+/// Finds the caller of every API operation (see `APISession`). The admin group's instance
+/// (`adminOnly`) refuses anyone but an administrator before the generated code reads the body.
 struct APISessionMiddleware: RouterMiddleware {
     let sessions: SessionService
     let tokens: APITokenService
     let accounts: AccountService
-    let routes: APIRoutes
+    let adminOnly: Bool
 
     func handle(
         _ request: Request, context: AppRequestContext,
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard request.uri.path.hasPrefix("/api/") else { return try await next(request, context) }
-        var request = request
-        // Errors are always problem+json (RFC 9457); a client that accepts JSON gets them too
-        // instead of a 406 from the generated content negotiation.
-        if let accept = request.headers[.accept], accept.contains("application/json"), !accept.contains("problem+json") {
-            var head = request.head
-            head.headerFields[.accept] = accept + ", application/problem+json"
-            request = Request(head: head, body: request.body)
+        if let reason = Self.crossSiteWriteRefusal(request) { return try JSONAnswer.error(.forbidden, reason) }
+        switch try await caller(request, context) {
+        case .refused(let status, let detail):
+            // Refused before the generated code reads the body: an unauthenticated caller
+            // learns nothing, not even whether its JSON would parse. The handlers check again.
+            return try JSONAnswer.error(status, detail)
+        case .allowed(let session):
+            var response = try await APIScope.$session.withValue(session) { try await next(request, context) }
+            if let token = session.newToken { response.setCookie(context.cookies.session(token)) }
+            return response
         }
-        var response: Response
-        if let allowed = routes.allowed(request.uri.path), !allowed.contains(request.method) {
-            response = try JSONAnswer.error(.methodNotAllowed, "\(request.method.rawValue.prefix(20)) is not an operation of \(request.uri.path.prefix(100)).")
-            response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
-        } else if let reason = Self.crossSiteWriteRefusal(request) {
-            response = try JSONAnswer.error(.forbidden, reason)
-        } else {
-            switch try await caller(request, context) {
-            case .refused(let status, let detail):
-                // Refused before the generated code reads the body: an unauthenticated caller
-                // learns nothing, not even whether its JSON would parse. The handlers check again.
-                response = try JSONAnswer.error(status, detail)
-            case .allowed(let session):
-                response = try await APIScope.$session.withValue(session) { try await next(request, context) }
-                if let token = session.newToken { response.setCookie(context.cookies.session(token)) }
-            }
-        }
-        // Also for a 401 from a handler: the generated code percent-encodes header values.
-        if response.status == .unauthorized { response.headers[.wwwAuthenticate] = APIRefusal.challenge }
-        response.headers[.cacheControl] = response.headers[.cacheControl] ?? "no-store"
-        return response
     }
 
     enum Caller {
@@ -92,7 +75,7 @@ struct APISessionMiddleware: RouterMiddleware {
 
     /// Who is calling: the bearer token's account, else the session cookie's profile, else nobody.
     func caller(_ request: Request, _ context: AppRequestContext) async throws -> Caller {
-        let admin = Self.isAdmin(request.uri.path)
+        let admin = adminOnly
         if let header = request.headers[.authorization] {
             // The scheme name is case-insensitive (RFC 9110).
             guard header.count > 7, header.prefix(7).lowercased() == "bearer ",
@@ -134,11 +117,6 @@ struct APISessionMiddleware: RouterMiddleware {
             return "Send the body as application/json."
         }
         return nil
-    }
-
-    /// `/api/v1/admin…` however the router would read it: `//` and percent-encoded letters too.
-    static func isAdmin(_ path: String) -> Bool {
-        path.split(separator: "/").prefix(3).map { $0.removingPercentEncoding ?? String($0) } == ["api", "v1", "admin"]
     }
 }
 

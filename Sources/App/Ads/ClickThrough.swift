@@ -24,8 +24,8 @@ enum ClickThrough {
         return url
     }
 
-    /// Percent-encodes all but unreserved characters (`Paths.query` leaves `/`, harmless in a query value).
+    /// Percent-encodes all but unreserved characters (`PercentEncoding.query` leaves `/`, harmless in a query value).
     static func strictlyEncoded(_ value: String) -> String {
-        Paths.query(value).replacingOccurrences(of: "/", with: "%2F")
+        PercentEncoding.query(value).replacingOccurrences(of: "/", with: "%2F")
     }
 }

@@ -114,10 +114,6 @@ public final class OfferService: Sendable {
 
     private func place(_ offer: Offer, _ snapshot: OfferStore.Snapshot, title: TitleRef?) -> PlacedOffer? {
         guard let advertiser = snapshot.advertisers[offer.advertiserID] else { return nil }
-        let logo = advertiser.logoImageID.map(Paths.offerImage) ?? Paths.offerPlaceholder
-        return PlacedOffer(
-            offer: offer, advertiser: advertiser, clickURL: Paths.offerGo(offer.id, title: title),
-            imageURL: offer.imageID.map(Paths.offerImage) ?? logo, logoURL: logo
-        )
+        return PlacedOffer(offer: offer, advertiser: advertiser, title: title)
     }
 }

@@ -104,12 +104,10 @@ public struct OfferContext: Sendable {
     }
 }
 
-/// An offer ready to render: the offer, its shop and the visitor-independent URLs.
+/// An offer ready to render: the offer, its shop and the title it is shown with (the pages and
+/// the API build its links from these).
 public struct PlacedOffer: Sendable, Equatable {
     public let offer: Offer
     public let advertiser: Advertiser
-    /// `/offers/{id}/go?title=…`: the tracked click-through.
-    public let clickURL: String
-    public let imageURL: String
-    public let logoURL: String
+    public let title: TitleRef?
 }

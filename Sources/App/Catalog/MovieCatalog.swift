@@ -38,6 +38,11 @@ public enum MovieLookup: Sendable {
 
 /// Movies from iTunes through the cache engine, decoded once and kept in memory while fresh.
 public final class MovieCatalog: Sendable {
+    /// The earliest year the Movies screen offers.
+    static let firstYear = 1950
+    /// The API takes years up to this (its schema's maximum); a year after the current one is an empty list.
+    static let lastAPIYear = 2100
+
     public static let yearFreshness: TimeInterval = 6 * 3600
     public static let lookupFreshness: TimeInterval = 24 * 3600
 

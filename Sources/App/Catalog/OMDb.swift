@@ -136,7 +136,7 @@ public final class OMDbClient: Sendable {
         if let known, Self.isIMDbID(known) {
             return await lookup(apiKey, key: idKey(known), query: "i=\(known)").status
         }
-        let title = "t=\(Paths.query(movie.title))"
+        let title = "t=\(PercentEncoding.query(movie.title))"
         let titleKey = "omdb:t:\(movie.title.lowercased()):"
         var answer = await lookup(apiKey, key: titleKey + (movie.year.map(String.init) ?? ""), query: title + (movie.year.map { "&y=\($0)" } ?? ""))
         if answer.status == .notFound, let year = movie.year {
@@ -153,7 +153,7 @@ public final class OMDbClient: Sendable {
     }
 
     private func lookup(_ apiKey: String, key: String, query: String) async -> (status: OMDbStatus, body: CachedBody?) {
-        let url = URL(string: "\(baseURL)/?apikey=\(Paths.query(apiKey))&\(query)")!
+        let url = URL(string: "\(baseURL)/?apikey=\(PercentEncoding.query(apiKey))&\(query)")!
         let policy = FetchPolicy(
             freshness: { body in
                 if case .found = try? OMDbDecoder.decode(body) { return Self.foundFreshness }

@@ -77,6 +77,11 @@ public protocol AppClock: Sendable {
     func now() -> Date
 }
 
+extension AppClock {
+    /// The current UTC year: the Movies screen's default.
+    var currentYear: Int { Calendar.utc.component(.year, from: now()) }
+}
+
 public struct SystemClock: AppClock {
     public init() {}
     public func now() -> Date { Date() }

@@ -113,7 +113,7 @@ public final class SearchService: Sendable {
     }
 
     func url(_ query: SearchQuery) -> URL {
-        URL(string: "\(baseURL)/search?term=\(Paths.query(query.text))&media=movie&entity=movie&limit=\(Self.resultLimit)&country=\(country)")!
+        URL(string: "\(baseURL)/search?term=\(PercentEncoding.query(query.text))&media=movie&entity=movie&limit=\(Self.resultLimit)&country=\(country)")!
     }
 
     public func search(_ query: SearchQuery) async -> SearchOutcome {

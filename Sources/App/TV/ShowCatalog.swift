@@ -75,7 +75,7 @@ public final class ShowCatalog: Sendable {
 
     public func search(_ query: String) async -> ShowSearchResult {
         let normalized = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        let url = URL(string: "\(baseURL)/search/shows?q=\(Paths.query(normalized))")!
+        let url = URL(string: "\(baseURL)/search/shows?q=\(PercentEncoding.query(normalized))")!
         let fetched = await upstream.fetch(key: "tvmaze:search:\(normalized.lowercased())", url: url, freshFor: Self.freshness) {
             _ = try TVMazeDecoder.search(from: $0)
         }

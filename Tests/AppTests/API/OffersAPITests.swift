@@ -242,11 +242,10 @@ struct OffersAPITests {
     func handlersRefuse() async throws {
         try await TestApp.with { app in
             try await app.seedAdmin(token: Self.token)
-            let renderer = try await PageRenderer.load()
-            let api = APIController(
-                services: app.services, movies: MoviesController(services: app.services, renderer: renderer, sharedPages: RenderedPageCache()),
-                shows: ShowsController(services: app.services, renderer: renderer)
-            )
+            let services = app.services
+            let api = apiController(services, actions: LibraryActions(
+                titles: services.titles, library: services.library, posters: services.posters, logger: services.logger
+            ))
             let body = Components.Schemas.OfferInput(
                 advertiserId: 1, headline: "H", description: "D", priceText: "$1", landingURL: "https://reelsnacks.example/x",
                 startsOn: "2026-01-01", endsOn: "2026-12-31"

@@ -62,7 +62,7 @@ struct AccountTests {
                 let created = try await client.postForm("/account/signup", [("username", "ben"), ("password", Self.password)])
                 let ben = try #require(created.sessionCookie)
                 _ = try await client.postForm("/library/movies/1001", [("favorite", "1"), ("watched", "1"), ("note", "Older note"), ("return_to", "/")], cookie: ben)
-                _ = try await client.postForm(Paths.signOut, [], cookie: ben)
+                _ = try await client.postForm(Route.signOut.path, [], cookie: ben)
 
                 app.clock.advance(60)
                 let save = try await client.postForm("/library/movies/1001", [("watched", "1"), ("note", "Newer note"), ("return_to", "/")])
@@ -107,7 +107,7 @@ struct AccountTests {
                 let created = try await client.postForm("/account/signup", [("username", "dev"), ("password", Self.password)])
                 let cookie = try #require(created.sessionCookie)
                 #expect(try await client.get("/account", cookie: cookie).status == .ok)
-                let out = try await client.postForm(Paths.signOut, [], cookie: cookie)
+                let out = try await client.postForm(Route.signOut.path, [], cookie: cookie)
                 #expect(out.status == .seeOther)
                 #expect(out.headers[values: .setCookie].contains { $0.hasPrefix("\(SessionService.cookieName)=;") && $0.contains("Max-Age=0") })
                 #expect(try await client.get("/account", cookie: cookie).status == .unauthorized)

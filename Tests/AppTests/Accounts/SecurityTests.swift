@@ -18,7 +18,7 @@ struct RequestProtectionTests {
         headers[.contentType] = "application/x-www-form-urlencoded"
         if let cookie { headers[.cookie] = cookie }
         if let header { headers[CSRFMiddleware.header] = header }
-        let body = fields.map { "\($0.0)=\(Paths.query($0.1))" }.joined(separator: "&")
+        let body = fields.map { "\($0.0)=\(Route.query($0.1))" }.joined(separator: "&")
         return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
     }
 
@@ -47,7 +47,7 @@ struct RequestProtectionTests {
                 #expect(cookieless.status == .forbidden)
                 // The sign-in form is protected too (login CSRF), and says so in JSON to scripts.
                 let signIn = try await client.execute(
-                    uri: Paths.signIn, method: .post,
+                    uri: Route.signIn.path, method: .post,
                     headers: [.contentType: "application/x-www-form-urlencoded", .accept: "application/json", .cookie: browser],
                     body: ByteBuffer(string: "username=ana&password=x")
                 )
@@ -79,7 +79,7 @@ struct RequestProtectionTests {
                 #expect(second.status == .seeOther, "a second tab's form still works")
 
                 let signUp = try await Self.rawPost(
-                    client, Paths.signUp, [("username", "ana"), ("password", Self.password), ("csrf", before.token)], cookie: "\(browser); \(visitor)"
+                    client, Route.signUp.path, [("username", "ana"), ("password", Self.password), ("csrf", before.token)], cookie: "\(browser); \(visitor)"
                 )
                 #expect(signUp.status == .seeOther)
                 let account = "\(browser); \(try #require(signUp.sessionCookie))"
@@ -91,7 +91,7 @@ struct RequestProtectionTests {
                 let ok = try await Self.rawPost(client, "/library/movies/1002", [("watched", "1"), ("csrf", fresh.token)], cookie: account)
                 #expect(ok.status == .seeOther)
                 // After signing out, the signed-in pages' token is dead, even with the old session cookie replayed.
-                let out = try await Self.rawPost(client, Paths.signOut, [("csrf", fresh.token)], cookie: account)
+                let out = try await Self.rawPost(client, Route.signOut.path, [("csrf", fresh.token)], cookie: account)
                 #expect(out.status == .seeOther)
                 let replay = try await Self.rawPost(client, "/library/movies/1001", [("favorite", "0"), ("csrf", fresh.token)], cookie: account)
                 #expect(replay.status == .forbidden)

@@ -28,7 +28,7 @@ struct TokenAndAuthorizationTests {
         try await TestApp.with { app in
             let ana = try await app.signedIn("ana")
             try await app.test { client in
-                let made = try await client.postForm(Paths.accountTokens, [("name", "backup <script>")], cookie: ana.cookie)
+                let made = try await client.postForm(Route.createToken.path, [("name", "backup <script>")], cookie: ana.cookie)
                 #expect(made.status == .ok)
                 #expect(made.headers[.cacheControl] == "no-store")
                 let token = try #require(made.text.firstMatch(of: #/class="token-value"[^>]*value="(ps_[A-Za-z0-9_-]{43})"/#)?.output.1).description
@@ -37,7 +37,7 @@ struct TokenAndAuthorizationTests {
                 let rows = try await APITokenModel.query(on: app.services.database.db).all()
                 #expect(rows.count == 1 && rows[0].tokenHash == SessionService.hash(token) && rows[0].hint == String(token.prefix(9)))
                 // Shown once: the next visit lists the name and hint only.
-                let later = try await client.get(Paths.account, cookie: ana.cookie).text
+                let later = try await client.get(Route.account.path, cookie: ana.cookie).text
                 #expect(later.contains("backup &lt;script&gt;") && later.contains(String(token.prefix(9)) + "…") && !later.contains(token))
 
                 // The token acts as Ana: what it saves is on her lists.
@@ -50,12 +50,12 @@ struct TokenAndAuthorizationTests {
                 #expect(try await APITokenModel.query(on: app.services.database.db).first()?.lastUsedAt != nil)
 
                 let id = try #require(rows.first?.id)
-                let revoke = try await client.postForm(Paths.revokeToken(id), [], cookie: ana.cookie)
+                let revoke = try await client.postForm(Route.revokeTokenLink(id), [], cookie: ana.cookie)
                 #expect(revoke.status == .seeOther && revoke.headers[.location] == "/account?done=revoked#tokens")
                 let refused = try await Self.api(client, "/api/v1/library", token: token)
                 #expect(refused.status == .unauthorized && !refused.text.contains("Middle Of The Year"))
                 #expect(refused.headers[.wwwAuthenticate] == #"Bearer realm="PopcornSwirl""#)
-                #expect(!(try await client.get(Paths.account, cookie: ana.cookie).text.contains("backup &lt;script&gt;")))
+                #expect(!(try await client.get(Route.account.path, cookie: ana.cookie).text.contains("backup &lt;script&gt;")))
             }
         }
     }
@@ -66,17 +66,17 @@ struct TokenAndAuthorizationTests {
             let ana = try await app.signedIn("ana")
             try await app.test { client in
                 for name in ["", "   ", String(repeating: "n", count: 61)] {
-                    let response = try await client.postForm(Paths.accountTokens, [("name", name)], cookie: ana.cookie)
+                    let response = try await client.postForm(Route.createToken.path, [("name", name)], cookie: ana.cookie)
                     #expect(response.status == .unprocessableContent, "\(name.count)")
                     #expect(response.text.contains("Name the token"), "\(name.count)")
                 }
                 for index in 0..<APITokenService.maxPerAccount { _ = try await app.services.tokens.create(profile: ana.profile, name: "t\(index)") }
-                let full = try await client.postForm(Paths.accountTokens, [("name", "one more")], cookie: ana.cookie)
+                let full = try await client.postForm(Route.createToken.path, [("name", "one more")], cookie: ana.cookie)
                 #expect(full.status == .unprocessableContent && full.text.contains("at most 25 tokens"))
                 // A visitor (a saved film, no account) is asked to sign in.
                 let save = try await client.postForm("/library/movies/1001", [("favorite", "1")])
                 let visitor = try #require(save.sessionCookie)
-                let refused = try await client.postForm(Paths.accountTokens, [("name", "mine")], cookie: visitor)
+                let refused = try await client.postForm(Route.createToken.path, [("name", "mine")], cookie: visitor)
                 #expect(refused.status == .unauthorized && refused.text.contains(#"name="password""#))
                 #expect(try await APITokenModel.query(on: app.services.database.db).count() == APITokenService.maxPerAccount)
             }
@@ -162,7 +162,7 @@ struct TokenAndAuthorizationTests {
                 }
                 let detail = try await client.get("/movies/1001", cookie: bob.cookie)
                 #expect(!detail.text.contains("ana's private note") && !detail.text.contains(#"btn-watched is-on"#))
-                let revoke = try await client.postForm(Paths.revokeToken(anaTokenID), [], cookie: bob.cookie)
+                let revoke = try await client.postForm(Route.revokeTokenLink(anaTokenID), [], cookie: bob.cookie)
                 #expect(revoke.status == .notFound)
                 let search = try await client.get("/search", cookie: bob.cookie)
                 expectNothingOfAna(search, "/search")

@@ -58,7 +58,7 @@ struct AdminConsoleTests {
                 let dashboard = try await client.get("/admin/offers", cookie: cookie)
                 #expect(dashboard.status == .ok)
                 #expect(dashboard.text.contains("Reel Snacks"))
-                let signOut = try await client.postForm(Paths.signOut, [], cookie: cookie)
+                let signOut = try await client.postForm(Route.signOut.path, [], cookie: cookie)
                 #expect(signOut.status == .seeOther)
                 #expect(try await client.get("/admin/offers", cookie: cookie).status == .unauthorized)
             }
@@ -144,7 +144,7 @@ struct AdminConsoleTests {
                 #expect(good.status == .seeOther)
                 let shop = try #require(try await app.services.offerAdmin.advertisers().first { $0.name == "Tiny Cinema Co" })
                 #expect(shop.logoImageID != nil, "a monogram logo is drawn")
-                let logo = try await client.get(Paths.offerImage(try #require(shop.logoImageID)))
+                let logo = try await client.get(Route.offerImageLink(try #require(shop.logoImageID)))
                 #expect(logo.status == .ok && logo.headers[.contentType] == "image/svg+xml" && logo.text.contains(">TC<"))
 
                 let inUse = try await client.postForm("/admin/advertisers/1/delete", [("csrf", csrf)], cookie: cookie)
@@ -171,7 +171,7 @@ struct AdminConsoleTests {
                 let accepted = try await client.postMultipart("/admin/advertisers", fields, file: ("logo", "logo.png", png), cookie: cookie)
                 #expect(accepted.status == .seeOther)
                 let shop = try #require(try await app.services.offerAdmin.advertisers().first { $0.name == "Pixel Shop" })
-                let logo = try await client.get(Paths.offerImage(try #require(shop.logoImageID)))
+                let logo = try await client.get(Route.offerImageLink(try #require(shop.logoImageID)))
                 #expect(logo.headers[.contentType] == "image/png" && Data(buffer: logo.body) == png)
             }
         }

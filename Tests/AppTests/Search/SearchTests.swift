@@ -56,7 +56,7 @@ struct SearchTests {
                 #expect(page.status == .ok)
                 #expect(page.text.contains(#"value="\#(text)""#), "the field keeps the title as typed")
                 let itunes = try #require(app.upstream.requested(host: "itunes.test").first { $0.path == "/search" })
-                #expect(itunes.absoluteString.contains("term=\(Paths.query(text))&media=movie&entity=movie"))
+                #expect(itunes.absoluteString.contains("term=\(Route.query(text))&media=movie&entity=movie"))
                 let term = URLComponents(url: itunes, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "term" }?.value
                 #expect(term == text)
                 let tvmaze = try #require(app.upstream.requested(host: "tvmaze.test").first)
@@ -66,7 +66,7 @@ struct SearchTests {
                     let omdb = try #require(app.upstream.requested(host: "omdb.test").first)
                     let title = try #require(URLComponents(url: omdb, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "t" }?.value)
                     #expect(title.hasPrefix(text), "OMDb is asked for iTunes' title")
-                    #expect(omdb.absoluteString.contains("t=\(Paths.query(title))&"))
+                    #expect(omdb.absoluteString.contains("t=\(Route.query(title))&"))
                     let allASCII = omdb.absoluteString.unicodeScalars.allSatisfy(\.isASCII)
                     #expect(allASCII, "non-ASCII titles are percent-encoded")
                 }
@@ -125,7 +125,7 @@ struct SearchTests {
                 app.upstream.setDelay(milliseconds: 100)
                 try await withThrowingTaskGroup(of: HTTPResponse.Status.self) { group in
                     for query in ["spider", "Spider", "SPIDER", "spider ", "  spider"] {
-                        group.addTask { try await client.get("/search?q=\(Paths.query(query))").status }
+                        group.addTask { try await client.get("/search?q=\(Route.query(query))").status }
                     }
                     for try await status in group { #expect(status == .ok) }
                 }

@@ -310,17 +310,17 @@ extension TestClientProtocol {
         }
         if let cookie { headers[.cookie] = cookie }
         if json { headers[.accept] = "application/json" }
-        let body = fields.map { "\($0.0)=\(Paths.query($0.1).replacingOccurrences(of: "&", with: "%26"))" }.joined(separator: "&")
+        let body = fields.map { "\($0.0)=\(Route.query($0.1).replacingOccurrences(of: "&", with: "%26"))" }.joined(separator: "&")
         return try await execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: body))
     }
 
     /// The CSRF token a page gives these cookies, and the cookies with the CSRF cookie it set (if any).
     func csrfToken(cookie: String?) async throws -> (token: String, cookie: String?) {
-        let page = try await get(Paths.signIn, cookie: cookie)
+        let page = try await get(Route.signIn.path, cookie: cookie)
         let marker = #"name="csrf" value=""#
         let text = page.text
         guard let start = text.range(of: marker)?.upperBound, let end = text[start...].firstIndex(of: "\"") else {
-            Issue.record("no CSRF token on \(Paths.signIn)")
+            Issue.record("no CSRF token on \(Route.signIn.path)")
             return ("", cookie)
         }
         let set = page.headers[values: .setCookie].first { $0.hasPrefix(CookieJar.csrf + "=") || $0.hasPrefix("__Host-\(CookieJar.csrf)=") }

@@ -51,7 +51,7 @@ struct ShowPagesTests {
                 let html = try await client.get("/shows/139").text
                 #expect(html.contains("<title>Girls · PopcornSwirl</title>") && html.contains("<h1>Girls</h1>"))
                 #expect(html.contains(#"<body class="show-detail">"#))
-                #expect(html.contains(Paths.query("https://static.tvmaze.com/uploads/images/original_untouched/31/78286.jpg")))
+                #expect(html.contains(Route.query("https://static.tvmaze.com/uploads/images/original_untouched/31/78286.jpg")))
                 #expect(html.contains("<p><b>Girls</b> follows"))
                 #expect(html.contains(#"href="https://www.imdb.com/title/tt1723816" target="_blank" rel="noopener noreferrer">IMDb</a>"#))
                 for fact in ["Drama, Romance", "Ended", "2012-04-15", "HBO (United States)", "Sunday at 22:00", "30 min", "6.6 / 10"] {
@@ -124,7 +124,7 @@ struct ShowPagesTests {
                 let detail = try await client.get("/shows/139", cookie: cookie)
                 #expect(detail.status == .ok && detail.text.contains("<h1>Girls</h1>") && detail.text.contains("Offline"))
                 #expect(try await client.get("/shows/favorites", cookie: cookie).text.contains("Girls"))
-                let src = Paths.query("https://static.tvmaze.com/uploads/images/original_untouched/31/78286.jpg")
+                let src = Route.query("https://static.tvmaze.com/uploads/images/original_untouched/31/78286.jpg")
                 let poster = try await client.get("/posters?seed=139&title=Girls&src=\(src)")
                 #expect(poster.headers[.contentType] == "image/png")
             }

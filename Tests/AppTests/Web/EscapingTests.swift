@@ -44,7 +44,7 @@ struct EscapingTests {
 
     @Test("query encoding round-trips any text and leaves only safe characters", arguments: samples)
     func queryEncoding(text: String) {
-        let encoded = Paths.query(text)
+        let encoded = Route.query(text)
         #expect(encoded.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._~/%".contains($0)) })
         #expect(encoded.removingPercentEncoding == text)
     }

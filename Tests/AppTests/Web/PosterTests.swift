@@ -13,7 +13,7 @@ struct PosterTests {
         let upstream = FakeUpstream { _ in UpstreamResponse(status: 200, contentType: "image/png", body: PosterTests.png) }
         try await TestApp.with(upstream: upstream) { app in
             try await app.test { client in
-                let uri = "/posters?seed=1&title=X&src=\(Paths.query("https://is1-ssl.mzstatic.com/image/thumb/a/600x600bb.jpg"))"
+                let uri = "/posters?seed=1&title=X&src=\(Route.query("https://is1-ssl.mzstatic.com/image/thumb/a/600x600bb.jpg"))"
                 for _ in 0..<3 {
                     let response = try await client.get(uri)
                     #expect(response.status == .ok)
@@ -29,8 +29,8 @@ struct PosterTests {
     func generated() async throws {
         try await TestApp.with(upstream: FakeUpstream { _ throws(UpstreamError) in throw .unreachable("down") }) { app in
             try await app.test { client in
-                let src = Paths.query("https://is1-ssl.mzstatic.com/image/x.jpg")
-                let response = try await client.get("/posters?seed=7&title=\(Paths.query("<b>Tom & Jerry</b>"))&src=\(src)")
+                let src = Route.query("https://is1-ssl.mzstatic.com/image/x.jpg")
+                let response = try await client.get("/posters?seed=7&title=\(Route.query("<b>Tom & Jerry</b>"))&src=\(src)")
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "image/svg+xml")
                 #expect(response.text.contains("&lt;b&gt;Tom &amp;"))
@@ -48,7 +48,7 @@ struct PosterTests {
         let upstream = FakeUpstream { _ in UpstreamResponse(status: 200, body: PosterTests.png) }
         try await TestApp.with(upstream: upstream) { app in
             try await app.test { client in
-                let response = try await client.get("/posters?seed=1&title=x&src=\(Paths.query(source))")
+                let response = try await client.get("/posters?seed=1&title=x&src=\(Route.query(source))")
                 #expect(response.status == .badRequest)
                 #expect(upstream.calls() == 0)
             }
@@ -60,7 +60,7 @@ struct PosterTests {
         let upstream = FakeUpstream { _ in UpstreamResponse(status: 200, contentType: "image/jpeg", body: Data("<html><script>".utf8)) }
         try await TestApp.with(upstream: upstream) { app in
             try await app.test { client in
-                let response = try await client.get("/posters?seed=1&title=x&src=\(Paths.query("https://static.tvmaze.com/a.jpg"))")
+                let response = try await client.get("/posters?seed=1&title=x&src=\(Route.query("https://static.tvmaze.com/a.jpg"))")
                 #expect(response.headers[.contentType] == "image/svg+xml")
             }
         }

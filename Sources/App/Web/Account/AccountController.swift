@@ -3,17 +3,17 @@ import Hummingbird
 
 /// Sign-up, sign-in, sign-out and the account page (password change, account deletion).
 struct AccountController {
-    let services: AppServices
+    let accounts: AccountService
+    let tokens: APITokenService
     let renderer: PageRenderer
-    var accounts: AccountService { services.accounts }
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get(RouterPath(Paths.signUp)) { request, _ in try credentialsPage(.signUp, next: nextPath(request)) }
-        router.get(RouterPath(Paths.signIn)) { request, _ in try credentialsPage(.signIn, next: nextPath(request)) }
-        router.post(RouterPath(Paths.signUp)) { request, context in try await submit(.signUp, request, context) }
-        router.post(RouterPath(Paths.signIn)) { request, context in try await submit(.signIn, request, context) }
-        router.post(RouterPath(Paths.signOut)) { _, context in try await signOut(context) }
-        router.get(RouterPath(Paths.account)) { request, context in
+    func register(on router: RouterGroup<AppRequestContext>) {
+        router.on(Route.signUpForm) { request, _ in try credentialsPage(.signUp, next: nextPath(request)) }
+        router.on(Route.signInForm) { request, _ in try credentialsPage(.signIn, next: nextPath(request)) }
+        router.on(Route.signUp) { request, context in try await submit(.signUp, request, context) }
+        router.on(Route.signIn) { request, context in try await submit(.signIn, request, context) }
+        router.on(Route.signOut) { _, context in try await signOut(context) }
+        router.on(Route.account) { request, context in
             let notice: String? = switch request.uri.queryParameters["done"] {
             case "password": "Password changed. You were signed out everywhere else."
             case "revoked": "Token revoked: calls made with it are refused from now on."
@@ -21,11 +21,11 @@ struct AccountController {
             }
             return try await accountPage(context, notice: notice, failure: nil)
         }
-        router.post(RouterPath(Paths.accountPassword)) { request, context in try await changePassword(request, context) }
-        router.post(RouterPath(Paths.accountTokens)) { request, context in try await createToken(request, context) }
-        router.post("/account/tokens/:id/revoke") { request, context in try await revokeToken(request, context) }
-        router.get(RouterPath(Paths.accountDelete)) { _, context in try await deletePage(context, error: nil) }
-        router.post(RouterPath(Paths.accountDelete)) { request, context in try await deleteAccount(request, context) }
+        router.on(Route.changePassword) { request, context in try await changePassword(request, context) }
+        router.on(Route.createToken) { request, context in try await createToken(request, context) }
+        router.on(Route.revokeToken) { request, context in try await revokeToken(request, context) }
+        router.on(Route.deleteAccountForm) { _, context in try await deletePage(context, error: nil) }
+        router.on(Route.deleteAccount) { request, context in try await deleteAccount(request, context) }
     }
 
     struct Form: Decodable {
@@ -37,16 +37,16 @@ struct AccountController {
     }
 
     func nextPath(_ request: Request) -> String {
-        Paths.safeReturnPath(request.uri.queryParameters["next"].map(String.init), fallback: Paths.library(.all))
+        Route.safeReturnPath(request.uri.queryParameters["next"].map(String.init), fallback: Route.libraryList(.all))
     }
 
     func credentialsPage(_ mode: CredentialsPage.Mode, next: String, username: String = "", errors: [String: String] = [:], status: HTTPResponse.Status = .ok) throws -> Response {
-        try renderer.response("account_credentials", CredentialsPage(mode: mode, next: next, username: username, errors: errors), status: status)
+        try renderer.response(CredentialsPage(mode: mode, next: next, username: username, errors: errors), status: status)
     }
 
     func submit(_ mode: CredentialsPage.Mode, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         let form = try await FormInput.decode(Form.self, request, context)
-        let next = Paths.safeReturnPath(form.next, fallback: Paths.library(.all))
+        let next = Route.safeReturnPath(form.next, fallback: Route.libraryList(.all))
         let username = form.username ?? "", password = form.password ?? ""
         let visitorToken = context.sessionToken
         do {
@@ -73,7 +73,7 @@ struct AccountController {
 
     func signOut(_ context: AppRequestContext) async throws -> Response {
         if let token = context.sessionToken { try await accounts.signOut(token: token) }
-        var response = Response.redirect(to: Paths.signIn + "?signed_out=1", type: .normal)
+        var response = Response.redirect(to: Route.signIn.path + "?signed_out=1", type: .normal)
         response.setCookie(context.cookies.clearedSession)
         return response
     }
@@ -92,21 +92,21 @@ struct AccountController {
         _ context: AppRequestContext, notice: String?, failure: [String: String]?, newToken: AccountPage.NewToken? = nil
     ) async throws -> Response {
         guard let account = try await signedIn(context) else {
-            return try signInRequired(Paths.account)
+            return try signInRequired(Route.account.path)
         }
-        let tokens = try await services.tokens.list(profile: account.id)
+        let tokens = try await tokens.list(profile: account.id)
         let page = AccountPage(account: account, tokens: tokens, newToken: newToken, notice: notice, errors: failure ?? [:])
-        var response = try renderer.response("account", page, status: failure == nil ? .ok : .unprocessableContent)
+        var response = try renderer.response(page, status: failure == nil ? .ok : .unprocessableContent)
         // The page can hold a token shown once: no cache keeps it.
         response.headers[.cacheControl] = "no-store"
         return response
     }
 
     func createToken(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try signInRequired(Paths.account) }
+        guard let account = try await signedIn(context) else { return try signInRequired(Route.account.path) }
         let form = try await FormInput.decode(Form.self, request, context)
         do {
-            let made = try await services.tokens.create(profile: account.id, name: form.name ?? "")
+            let made = try await tokens.create(profile: account.id, name: form.name ?? "")
             return try await accountPage(context, notice: nil, failure: nil, newToken: .init(name: made.record.name, token: made.token))
         } catch let failure as APITokenService.Failure {
             return try await accountPage(context, notice: nil, failure: ["name": failure.description])
@@ -114,32 +114,32 @@ struct AccountController {
     }
 
     func revokeToken(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try signInRequired(Paths.account) }
+        guard let account = try await signedIn(context) else { return try signInRequired(Route.account.path) }
         // Another account's token is as unknown as one that never existed.
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-              try await services.tokens.revoke(profile: account.id, id: id)
+              try await tokens.revoke(profile: account.id, id: id)
         else {
             return try ErrorPages.notFound(renderer, "You have no such API token. It may have been revoked already.")
         }
-        return Response.redirect(to: Paths.account + "?done=revoked#tokens", type: .normal)
+        return Response.redirect(to: Route.account.path + "?done=revoked#tokens", type: .normal)
     }
 
     func changePassword(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try signInRequired(Paths.account) }
+        guard let account = try await signedIn(context) else { return try signInRequired(Route.account.path) }
         let form = try await FormInput.decode(Form.self, request, context)
         do {
             let token = try await accounts.changePassword(
                 account: account.id, current: form.current ?? "", new: form.password ?? "", address: context.clientAddress ?? "unknown"
             )
             // A new page, not this answer: its forms must carry the new session's token.
-            var response = Response.redirect(to: Paths.account + "?done=password", type: .normal)
+            var response = Response.redirect(to: Route.account.path + "?done=password", type: .normal)
             response.setCookie(context.cookies.session(token))
             return response
         } catch let failure as AccountService.Failure {
             switch failure {
             case .invalid(let errors): return try await accountPage(context, notice: nil, failure: errors)
             case .throttled(let seconds): return try await throttled(seconds) { try await accountPage(context, notice: nil, failure: ["current": failure.description]) }
-            case .wrongCredentials: return try signInRequired(Paths.account)
+            case .wrongCredentials: return try signInRequired(Route.account.path)
             }
         }
     }
@@ -153,12 +153,12 @@ struct AccountController {
     }
 
     func deletePage(_ context: AppRequestContext, error: String?) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try signInRequired(Paths.accountDelete) }
-        return try renderer.response("account_delete", DeleteAccountPage(username: account.username, error: error), status: error == nil ? .ok : .unprocessableContent)
+        guard let account = try await signedIn(context) else { return try signInRequired(Route.deleteAccount.path) }
+        return try renderer.response(DeleteAccountPage(username: account.username, error: error), status: error == nil ? .ok : .unprocessableContent)
     }
 
     func deleteAccount(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try signInRequired(Paths.accountDelete) }
+        guard let account = try await signedIn(context) else { return try signInRequired(Route.deleteAccount.path) }
         let form = try await FormInput.decode(Form.self, request, context)
         do {
             try await accounts.deleteAccount(account: account.id, password: form.password ?? "", address: context.clientAddress ?? "unknown")
@@ -166,16 +166,18 @@ struct AccountController {
             switch failure {
             case .invalid(let errors): return try await deletePage(context, error: errors.values.first)
             case .throttled(let seconds): return try await throttled(seconds) { try await deletePage(context, error: failure.description) }
-            case .wrongCredentials: return try signInRequired(Paths.account)
+            case .wrongCredentials: return try signInRequired(Route.account.path)
             }
         }
-        var response = Response.redirect(to: Paths.home, type: .normal)
+        var response = Response.redirect(to: Route.home.path, type: .normal)
         response.setCookie(context.cookies.clearedSession)
         return response
     }
 }
 
-struct CredentialsPage {
+struct CredentialsPage: Page {
+    static let template = "account/credentials"
+
     enum Mode { case signUp, signIn }
 
     let chrome: Chrome
@@ -195,9 +197,9 @@ struct CredentialsPage {
         isSignUp = mode == .signUp
         heading = isSignUp ? "Create your account" : "Sign in"
         chrome = Chrome(heading, tab: .library)
-        action = isSignUp ? Paths.signUp : Paths.signIn
+        action = isSignUp ? Route.signUp.path : Route.signIn.path
         submitLabel = isSignUp ? "Create account" : "Sign in"
-        otherURL = (isSignUp ? Paths.signIn : Paths.signUp) + "?next=\(Paths.query(next))"
+        otherURL = (isSignUp ? Route.signIn.path : Route.signUp.path) + "?next=\(Route.query(next))"
         otherLabel = isSignUp ? "Already have an account? Sign in" : "New here? Create an account"
         self.next = next
         self.username = username
@@ -205,7 +207,9 @@ struct CredentialsPage {
     }
 }
 
-struct AccountPage {
+struct AccountPage: Page {
+    static let template = "account/account"
+
     struct NewToken {
         let name: String
         let token: String
@@ -229,12 +233,12 @@ struct AccountPage {
     let errors: [String: String]
     let minimum = PasswordPolicy.minimum
     let maximum = PasswordPolicy.maximum
-    let signOutURL = Paths.signOut
-    let passwordURL = Paths.accountPassword
-    let deleteURL = Paths.accountDelete
-    let tokensURL = Paths.accountTokens
-    let adminURL = Paths.adminOffers
-    let apiDocsURL = Paths.apiDocs
+    let signOutURL = Route.signOut.path
+    let passwordURL = Route.changePassword.path
+    let deleteURL = Route.deleteAccount.path
+    let tokensURL = Route.createToken.path
+    let adminURL = AdminRoute.offers.path
+    let apiDocsURL = APIRoute.document.path
 
     init(account: AccountService.Account, tokens: [APITokenService.Token], newToken: NewToken?, notice: String?, errors: [String: String]) {
         username = account.username
@@ -242,7 +246,7 @@ struct AccountPage {
         self.tokens = tokens.map {
             TokenRow(
                 name: $0.name, hint: $0.hint, created: Formats.longDay.string(from: $0.createdAt),
-                lastUsed: $0.lastUsedAt.map(Formats.longDay.string) ?? "Never", revokeURL: Paths.revokeToken($0.id)
+                lastUsed: $0.lastUsedAt.map(Formats.longDay.string) ?? "Never", revokeURL: Route.revokeTokenLink($0.id)
             )
         }
         hasTokens = !tokens.isEmpty
@@ -252,10 +256,12 @@ struct AccountPage {
     }
 }
 
-struct DeleteAccountPage {
+struct DeleteAccountPage: Page {
+    static let template = "account/delete"
+
     let chrome = Chrome("Delete your account", tab: .library)
     let username: String
     let error: String?
-    let action = Paths.accountDelete
-    let cancelURL = Paths.account
+    let action = Route.deleteAccount.path
+    let cancelURL = Route.account.path
 }

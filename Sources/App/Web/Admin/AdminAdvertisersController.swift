@@ -7,60 +7,53 @@ struct AdminAdvertisersController {
     var admin: OfferAdmin { offers.admin }
     var renderer: PageRenderer { offers.renderer }
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/admin/advertisers/new") { request, context in try await offers.signedIn(request, context) { try form(nil, AdvertiserDraft(), logoURL: nil, failure: nil) } }
-        router.post("/admin/advertisers") { request, context in try await offers.posted(request, context) { try await save(nil, $0) } }
-        router.get("/admin/advertisers/:id/edit") { request, context in
-            try await offers.signedIn(request, context) {
-                guard let shop = try await admin.advertiser(try offers.id(context)) else { return try offers.missing() }
-                return try form(shop.id, Self.draft(shop), logoURL: shop.logoImageID.map(Paths.offerImage), failure: nil)
+    /// Registers on the `/admin` group: its gate has already refused anyone but an administrator.
+    func register(on group: RouterGroup<AppRequestContext>) {
+        group.on(AdminRoute.newAdvertiser) { _, _ in try form(nil, AdvertiserDraft(), logoURL: nil, failure: nil) }
+        group.on(AdminRoute.createAdvertiser) { request, context in try await save(nil, try await MultipartForm.read(request, context)) }
+        group.on(AdminRoute.editAdvertiser) { _, context in
+            guard let shop = try await admin.advertiser(try offers.id(context)) else { return try offers.missing() }
+            return try form(shop.id, Self.draft(shop), logoURL: shop.logoImageID.map(Route.offerImageLink), failure: nil)
+        }
+        group.on(AdminRoute.saveAdvertiser) { request, context in
+            try await save(try offers.id(context), try await MultipartForm.read(request, context))
+        }
+        for (route, active) in [(AdminRoute.pauseAdvertiser, false), (.resumeAdvertiser, true)] {
+            group.on(route) { _, context in
+                guard try await admin.setAdvertiserActive(try offers.id(context), active) != nil else { return try offers.missing() }
+                return .redirect(to: AdminRoute.offers.path + "?done=shop-\(active ? "resumed" : "paused")", type: .normal)
             }
         }
-        router.post("/admin/advertisers/:id") { request, context in
-            try await offers.posted(request, context) { try await save(try offers.id(context), $0) }
+        group.on(AdminRoute.confirmDeleteAdvertiser) { _, context in
+            let id = try offers.id(context)
+            guard let shop = try await admin.advertiser(id) else { return try offers.missing() }
+            return try renderer.response(AdminConfirmPage(
+                chrome: Chrome("Delete shop · Console", tab: nil), heading: "Delete this shop?",
+                message: "“\(shop.name)” and its logo are deleted. Shops with offers can’t be deleted: delete or move their offers first.",
+                actionURL: AdminRoute.deleteAdvertiser.link(id)
+            ))
         }
-        for (action, active) in [("pause", false), ("resume", true)] {
-            router.post("/admin/advertisers/:id/\(action)") { request, context in
-                try await offers.posted(request, context) { _ in
-                    guard try await admin.setAdvertiserActive(try offers.id(context), active) != nil else { return try offers.missing() }
-                    return .redirect(to: Paths.adminOffers + "?done=shop-\(active ? "resumed" : "paused")", type: .normal)
-                }
-            }
-        }
-        router.get("/admin/advertisers/:id/delete") { request, context in
-            try await offers.signedIn(request, context) {
-                let id = try offers.id(context)
-                guard let shop = try await admin.advertiser(id) else { return try offers.missing() }
-                return try renderer.response("admin_confirm", AdminConfirmPage(
-                    chrome: Chrome("Delete shop · Console", tab: nil), heading: "Delete this shop?",
-                    message: "“\(shop.name)” and its logo are deleted. Shops with offers can’t be deleted: delete or move their offers first.",
-                    actionURL: Paths.adminAdvertiser(id) + "/delete"
-                ))
-            }
-        }
-        router.post("/admin/advertisers/:id/delete") { request, context in
-            try await offers.posted(request, context) { _ in
-                switch try await admin.deleteAdvertiser(try offers.id(context)) {
-                case nil: return .redirect(to: Paths.adminOffers + "?done=deleted", type: .normal)
-                case .inUse(let count):
-                    let page = MessagePage(
-                        chrome: Chrome("Shop in use · Console", tab: nil), heading: "This shop still has offers",
-                        message: "It has \(count) offer\(count == 1 ? "" : "s"). Delete them or give them to another shop first; nothing was deleted.",
-                        retryURL: nil, backURL: Paths.adminOffers
-                    )
-                    return try renderer.response("message", page, status: .conflict)
-                case .notFound, .invalid: return try offers.missing()
-                }
+        group.on(AdminRoute.deleteAdvertiser) { _, context in
+            switch try await admin.deleteAdvertiser(try offers.id(context)) {
+            case nil: return .redirect(to: AdminRoute.offers.path + "?done=deleted", type: .normal)
+            case .inUse(let count):
+                let page = MessagePage(
+                    chrome: Chrome("Shop in use · Console", tab: nil), heading: "This shop still has offers",
+                    message: "It has \(count) offer\(count == 1 ? "" : "s"). Delete them or give them to another shop first; nothing was deleted.",
+                    retryURL: nil, backURL: AdminRoute.offers.path
+                )
+                return try renderer.response(page, status: .conflict)
+            case .notFound, .invalid: return try offers.missing()
             }
         }
     }
 
     func form(_ id: Int?, _ draft: AdvertiserDraft, logoURL: String?, failure: ValidationFailure?) throws -> Response {
         let page = AdminAdvertiserFormPage(
-            heading: id == nil ? "New shop" : "Edit shop", actionURL: id.map(Paths.adminAdvertiser) ?? Paths.adminAdvertisers,
+            heading: id == nil ? "New shop" : "Edit shop", actionURL: id.map { AdminRoute.saveAdvertiser.link($0) } ?? AdminRoute.createAdvertiser.path,
             draft: draft, logoURL: logoURL, failure: failure
         )
-        return try renderer.response("admin_advertiser_form", page, status: failure == nil ? .ok : .unprocessableContent)
+        return try renderer.response(page, status: failure == nil ? .ok : .unprocessableContent)
     }
 
     func save(_ id: Int?, _ form: MultipartForm) async throws -> Response {
@@ -81,7 +74,7 @@ struct AdminAdvertisersController {
         } catch {
             return try offers.missing()
         }
-        return .redirect(to: Paths.adminOffers + "?done=saved", type: .normal)
+        return .redirect(to: AdminRoute.offers.path + "?done=saved", type: .normal)
     }
 
     static func draft(_ shop: Advertiser) -> AdvertiserDraft {

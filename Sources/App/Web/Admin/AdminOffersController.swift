@@ -3,57 +3,35 @@ import Hummingbird
 
 /// The advertiser console: the dashboard, offers (create, edit, pause, delete) and reports.
 struct AdminOffersController {
-    let services: AppServices
+    let admin: OfferAdmin
     let renderer: PageRenderer
-    let gate: AdminGate
-    var admin: OfferAdmin { services.offerAdmin }
 
-    func register(on router: Router<AppRequestContext>) {
-        router.get("/admin/offers") { request, context in try await signedIn(request, context) { try await dashboard(request) } }
-        router.get("/admin/offers/new") { request, context in try await signedIn(request, context) { try await offerForm(nil) } }
-        router.post("/admin/offers") { request, context in try await posted(request, context) { try await save(nil, $0) } }
-        router.get("/admin/offers/:id/edit") { request, context in
-            try await signedIn(request, context) { try await offerForm(try id(context)) }
+    /// Registers on the `/admin` group: its gate has already refused anyone but an administrator.
+    func register(on group: RouterGroup<AppRequestContext>) {
+        group.on(AdminRoute.home) { _, _ in Response.redirect(to: AdminRoute.offers.path, type: .normal) }
+        group.on(AdminRoute.offers) { request, _ in try await dashboard(request) }
+        group.on(AdminRoute.newOffer) { _, _ in try await offerForm(nil) }
+        group.on(AdminRoute.createOffer) { request, context in try await save(nil, try await MultipartForm.read(request, context)) }
+        group.on(AdminRoute.editOffer) { _, context in try await offerForm(try id(context)) }
+        group.on(AdminRoute.saveOffer) { request, context in try await save(try id(context), try await MultipartForm.read(request, context)) }
+        group.on(AdminRoute.pauseOffer) { _, context in try await toggle(try id(context), false) }
+        group.on(AdminRoute.resumeOffer) { _, context in try await toggle(try id(context), true) }
+        group.on(AdminRoute.confirmDeleteOffer) { _, context in
+            let offerID = try id(context)
+            guard let offer = try await admin.offer(offerID) else { return try missing() }
+            return try renderer.response(AdminConfirmPage(
+                chrome: Chrome("Delete offer · Console", tab: nil), heading: "Delete this offer?",
+                message: "“\(offer.headline)” stops showing at once. Its impressions and clicks stay in the shop’s report.",
+                actionURL: AdminRoute.deleteOffer.link(offerID)
+            ))
         }
-        router.post("/admin/offers/:id") { request, context in try await posted(request, context) { try await save(try id(context), $0) } }
-        router.post("/admin/offers/:id/pause") { request, context in try await posted(request, context) { _ in try await toggle(try id(context), false) } }
-        router.post("/admin/offers/:id/resume") { request, context in try await posted(request, context) { _ in try await toggle(try id(context), true) } }
-        router.get("/admin/offers/:id/delete") { request, context in
-            try await signedIn(request, context) {
-                let offerID = try id(context)
-                guard let offer = try await admin.offer(offerID) else { return try missing() }
-                return try renderer.response("admin_confirm", AdminConfirmPage(
-                    chrome: Chrome("Delete offer · Console", tab: nil), heading: "Delete this offer?",
-                    message: "“\(offer.headline)” stops showing at once. Its impressions and clicks stay in the shop’s report.",
-                    actionURL: Paths.adminOffer(offerID) + "/delete"
-                ))
-            }
+        group.on(AdminRoute.deleteOffer) { _, context in
+            try await admin.deleteOffer(try id(context)) ? Response.redirect(to: AdminRoute.offers.path + "?done=deleted", type: .normal) : try missing()
         }
-        router.post("/admin/offers/:id/delete") { request, context in
-            try await posted(request, context) { _ in
-                try await admin.deleteOffer(try id(context)) ? Response.redirect(to: Paths.adminOffers + "?done=deleted", type: .normal) : try missing()
-            }
-        }
-        router.get("/admin/offers/:id/report") { request, context in try await signedIn(request, context) { try await report(request, .offer(try id(context))) } }
-        router.get("/admin/offers/:id/report.csv") { request, context in try await signedIn(request, context) { try await csv(request, .offer(try id(context))) } }
-        router.get("/admin/advertisers/:id/report") { request, context in
-            try await signedIn(request, context) { try await report(request, .advertiser(try id(context))) }
-        }
-        router.get("/admin/advertisers/:id/report.csv") { request, context in
-            try await signedIn(request, context) { try await csv(request, .advertiser(try id(context))) }
-        }
-    }
-
-    /// Runs `body` for a signed-in administrator; anyone else gets the sign-in form (401) or a refusal (403).
-    func signedIn(_ request: Request, _ context: AppRequestContext, _ body: () async throws -> Response) async throws -> Response {
-        if let refusal = try await gate.refusal(request, context) { return refusal }
-        return try await body()
-    }
-
-    /// As `signedIn`, for forms (their CSRF token was checked by `CSRFMiddleware`).
-    func posted(_ request: Request, _ context: AppRequestContext, _ body: (MultipartForm) async throws -> Response) async throws -> Response {
-        // The body is read only for a signed-in administrator.
-        try await signedIn(request, context) { try await body(try await MultipartForm.read(request, context)) }
+        group.on(AdminRoute.offerReport) { request, context in try await report(request, .offer(try id(context))) }
+        group.on(AdminRoute.offerReportCSV) { request, context in try await csv(request, .offer(try id(context))) }
+        group.on(AdminRoute.advertiserReport) { request, context in try await report(request, .advertiser(try id(context))) }
+        group.on(AdminRoute.advertiserReportCSV) { request, context in try await csv(request, .advertiser(try id(context))) }
     }
 
     func id(_ context: AppRequestContext) throws -> Int {
@@ -106,7 +84,7 @@ struct AdminOffersController {
             },
             flash: flash
         )
-        return try renderer.response("admin_offers", page, status: rangeError == nil ? .ok : .badRequest)
+        return try renderer.response(page, status: rangeError == nil ? .ok : .badRequest)
     }
 
     func offerForm(_ id: Int?) async throws -> Response {
@@ -115,7 +93,7 @@ struct AdminOffersController {
         if let id {
             guard let offer = try await admin.offer(id) else { return try missing() }
             draft = Self.draft(offer)
-            imageURL = offer.imageID.map(Paths.offerImage)
+            imageURL = offer.imageID.map(Route.offerImageLink)
         } else {
             draft.startsOn = admin.today
             draft.endsOn = ReportRange.shift(admin.today, by: 30) ?? admin.today
@@ -126,10 +104,10 @@ struct AdminOffersController {
     private func renderOfferForm(_ id: Int?, _ draft: OfferDraft, imageURL: String?, failure: ValidationFailure?) async throws -> Response {
         let page = AdminOfferFormPage(
             heading: id == nil ? "New offer" : "Edit offer",
-            actionURL: id.map(Paths.adminOffer) ?? Paths.adminOffers, draft: draft, shops: try await admin.advertisers(),
+            actionURL: id.map { AdminRoute.saveOffer.link($0) } ?? AdminRoute.createOffer.path, draft: draft, shops: try await admin.advertisers(),
             imageURL: imageURL, failure: failure
         )
-        return try renderer.response("admin_offer_form", page, status: failure == nil ? .ok : .unprocessableContent)
+        return try renderer.response(page, status: failure == nil ? .ok : .unprocessableContent)
     }
 
     func save(_ id: Int?, _ form: MultipartForm) async throws -> Response {
@@ -160,20 +138,20 @@ struct AdminOffersController {
         } catch {
             return try missing()
         }
-        return .redirect(to: Paths.adminOffers + "?done=saved", type: .normal)
+        return .redirect(to: AdminRoute.offers.path + "?done=saved", type: .normal)
     }
 
     func toggle(_ id: Int, _ active: Bool) async throws -> Response {
         guard try await admin.setActive(id, active) != nil else { return try missing() }
-        return .redirect(to: Paths.adminOffers + "?done=\(active ? "resumed" : "paused")", type: .normal)
+        return .redirect(to: AdminRoute.offers.path + "?done=\(active ? "resumed" : "paused")", type: .normal)
     }
 
-    private func subject(_ scope: OfferTracker.Scope) async throws -> (heading: String, name: String, base: String)? {
+    private func subject(_ scope: OfferTracker.Scope) async throws -> (heading: String, name: String, file: String)? {
         switch scope {
         case .offer(let id):
-            return try await admin.offer(id).map { ("Offer report", $0.headline, Paths.adminOffer(id)) }
+            return try await admin.offer(id).map { ("Offer report", $0.headline, "offers-\(id)") }
         case .advertiser(let id):
-            return try await admin.advertiser(id).map { ("Shop report", $0.name, Paths.adminAdvertiser(id)) }
+            return try await admin.advertiser(id).map { ("Shop report", $0.name, "advertisers-\(id)") }
         }
     }
 
@@ -181,10 +159,10 @@ struct AdminOffersController {
         guard let subject = try await subject(scope) else { return try missing() }
         switch range(request) {
         case .failure(let failure):
-            return try ErrorPages.badRequest(renderer, failure.summary, backURL: subject.base + "/report")
+            return try ErrorPages.badRequest(renderer, failure.summary, backURL: AdminRoute.report(scope))
         case .success(let range):
             let report = try await admin.report(scope, range: range)
-            return try renderer.response("admin_report", AdminReportPage(heading: subject.heading, subject: subject.name, base: subject.base, report: report))
+            return try renderer.response(AdminReportPage(heading: subject.heading, subject: subject.name, scope: scope, report: report))
         }
     }
 
@@ -196,7 +174,7 @@ struct AdminOffersController {
         let report = try await admin.report(scope, range: range)
         var headers = HTTPFields()
         headers[.contentType] = "text/csv; charset=utf-8"
-        headers[.contentDisposition] = "attachment; filename=\"\(subject.base.dropFirst(7).replacingOccurrences(of: "/", with: "-"))-\(range.from)-\(range.to).csv\""
+        headers[.contentDisposition] = "attachment; filename=\"\(subject.file)-\(range.from)-\(range.to).csv\""
         headers[.cacheControl] = "no-store"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: report.csv)))
     }

@@ -28,15 +28,15 @@ struct AdminAdvertiserRow {
         name = advertiser.name
         website = advertiser.website
         domains = advertiser.domains.joined(separator: ", ")
-        logoURL = advertiser.logoImageID.map(Paths.offerImage) ?? Paths.offerPlaceholder
+        logoURL = advertiser.logoURL
         demo = advertiser.demo
         self.offerCount = offerCount
-        editURL = Paths.adminAdvertiser(advertiser.id) + "/edit"
-        reportURL = Paths.adminReport(Paths.adminAdvertiser(advertiser.id), range: range)
-        deleteURL = Paths.adminAdvertiser(advertiser.id) + "/delete"
+        editURL = AdminRoute.editAdvertiser.link(advertiser.id)
+        reportURL = AdminRoute.report(.advertiser(advertiser.id), range: range)
+        deleteURL = AdminRoute.confirmDeleteAdvertiser.link(advertiser.id)
         status = advertiser.active ? "Active" : "Paused"
         statusClass = advertiser.active ? "status status-live" : "status status-paused"
-        toggleURL = Paths.adminAdvertiser(advertiser.id) + (advertiser.active ? "/pause" : "/resume")
+        toggleURL = (advertiser.active ? AdminRoute.pauseAdvertiser : .resumeAdvertiser).link(advertiser.id)
         toggleLabel = advertiser.active ? "Pause" : "Resume"
     }
 }
@@ -80,23 +80,26 @@ struct AdminOfferRow {
         rate = OfferReport.rate(totals.clicks, totals.impressions)
         demo = offer.demo
         isActive = offer.active
-        editURL = Paths.adminOffer(offer.id) + "/edit"
-        reportURL = Paths.adminReport(Paths.adminOffer(offer.id), range: range)
-        toggleURL = Paths.adminOffer(offer.id) + (offer.active ? "/pause" : "/resume")
+        editURL = AdminRoute.editOffer.link(offer.id)
+        reportURL = AdminRoute.report(.offer(offer.id), range: range)
+        toggleURL = (offer.active ? AdminRoute.pauseOffer : .resumeOffer).link(offer.id)
         toggleLabel = offer.active ? "Pause" : "Resume"
-        deleteURL = Paths.adminOffer(offer.id) + "/delete"
+        deleteURL = AdminRoute.confirmDeleteOffer.link(offer.id)
     }
 }
 
-struct AdminDashboardPage {
+struct AdminDashboardPage: Page {
+    static let template = "admin/dashboard"
+
     let chrome = Chrome("Partner offers · Console", tab: nil)
     let range: AdminRangeView
     let advertisers: [AdminAdvertiserRow]
     let offers: [AdminOfferRow]
     let flash: String?
-    let newOfferURL = Paths.adminNewOffer
-    let newAdvertiserURL = Paths.adminNewAdvertiser
-    let logoutURL = Paths.signOut
+    let newOfferURL = AdminRoute.newOffer.path
+    let newAdvertiserURL = AdminRoute.newAdvertiser.path
+    let rangeURL = AdminRoute.offers.path
+    let logoutURL = Route.signOut.path
 }
 
 struct AdminOption {
@@ -105,11 +108,13 @@ struct AdminOption {
     let selected: Bool
 }
 
-struct AdminOfferFormPage {
+struct AdminOfferFormPage: Page {
+    static let template = "admin/offer_form"
+
     let chrome: Chrome
     let heading: String
     let actionURL: String
-    let cancelURL = Paths.adminOffers
+    let cancelURL = AdminRoute.offers.path
     let advertisers: [AdminOption]
     let genres: [AdminOption]
     let media: [AdminOption]
@@ -142,11 +147,13 @@ struct AdminOfferFormPage {
     }
 }
 
-struct AdminAdvertiserFormPage {
+struct AdminAdvertiserFormPage: Page {
+    static let template = "admin/advertiser_form"
+
     let chrome: Chrome
     let heading: String
     let actionURL: String
-    let cancelURL = Paths.adminOffers
+    let cancelURL = AdminRoute.offers.path
     let name, description, website, domains: String
     let logoURL: String?
     let errors: [String: String]
@@ -176,7 +183,9 @@ struct AdminLimits {
     let imageKB = UploadedImage.maxBytes / 1024
 }
 
-struct AdminReportPage {
+struct AdminReportPage: Page {
+    static let template = "admin/report"
+
     let chrome: Chrome
     let heading: String
     let subject: String
@@ -186,27 +195,29 @@ struct AdminReportPage {
     let chart: String
     let rows: [OfferReport.Row]
     let totals: OfferReport.Row
-    let backURL = Paths.adminOffers
+    let backURL = AdminRoute.offers.path
 
-    init(heading: String, subject: String, base: String, report: OfferReport) {
+    init(heading: String, subject: String, scope: OfferTracker.Scope, report: OfferReport) {
         chrome = Chrome("\(heading) · Console", tab: nil)
         self.heading = heading
         self.subject = subject
         range = AdminRangeView(from: report.range.from, to: report.range.to, error: nil)
-        formURL = base + "/report"
-        csvURL = Paths.adminReport(base, range: report.range, csv: true)
+        formURL = AdminRoute.report(scope)
+        csvURL = AdminRoute.report(scope, range: report.range, csv: true)
         chart = report.svgChart(title: "Impressions and clicks per day for \(subject), \(report.range.from) to \(report.range.to)")
         rows = report.rows
         totals = report.totals
     }
 }
 
-struct AdminConfirmPage {
+struct AdminConfirmPage: Page {
+    static let template = "admin/confirm"
+
     let chrome: Chrome
     let heading: String
     let message: String
     let actionURL: String
-    let cancelURL = Paths.adminOffers
+    let cancelURL = AdminRoute.offers.path
 }
 
 extension String {

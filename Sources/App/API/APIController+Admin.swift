@@ -1,0 +1,166 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+import PopcornAPI
+
+/// The advertiser console's operations (`/api/v1/admin/…`), registered on the admin group and
+/// checked again here.
+extension APIController {
+    func listAdvertisers(_ input: Operations.ListAdvertisers.Input) async throws -> Operations.ListAdvertisers.Output {
+        if let refused = adminRefusal(Operations.ListAdvertisers.Output.self) { return refused }
+        do {
+            let advertisers = try await offerAdmin.advertisers()
+            return .ok(.init(body: .json(.init(advertisers: advertisers.map(Components.Schemas.AdminAdvertiser.init)))))
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(loadFailed(error))))
+        }
+    }
+
+    func createAdvertiser(_ input: Operations.CreateAdvertiser.Input) async throws -> Operations.CreateAdvertiser.Output {
+        if let refused = adminRefusal(Operations.CreateAdvertiser.Output.self) { return refused }
+        guard case .json(let body) = input.body else { throw HTTPError(.unsupportedMediaType) }
+        var draft = AdvertiserDraft()
+        draft.name = body.name
+        draft.description = body.description ?? ""
+        draft.website = body.website
+        draft.domains = body.domains.joined(separator: "\n")
+        do {
+            let saved = try await offerAdmin.saveAdvertiser(nil, draft, logo: nil)
+            return .created(.init(body: .json(.init(saved))))
+        } catch {
+            switch error {
+            case .invalid(let failure) where !failure.isSaveFailure:
+                return .unprocessableContent(.init(body: .applicationProblemJson(.invalid(failure, status: .unprocessableContent))))
+            case .invalid, .notFound, .inUse:
+                return .serviceUnavailable(.init(body: .applicationProblemJson(saveFailed("advertiser", error))))
+            }
+        }
+    }
+
+    func listAdminOffers(_ input: Operations.ListAdminOffers.Input) async throws -> Operations.ListAdminOffers.Output {
+        if let refused = adminRefusal(Operations.ListAdminOffers.Output.self) { return refused }
+        if let advertiser = input.query.advertiserId, advertiser < 1 {
+            return .badRequest(.init(body: .applicationProblemJson(.init(.badRequest, "advertiserId must be a positive advertiser id."))))
+        }
+        do {
+            let today = offerAdmin.today
+            let offers = try await offerAdmin.offers(advertiser: input.query.advertiserId.map { Int($0) })
+            return .ok(.init(body: .json(.init(today: today, offers: offers.map { .init($0, today: today) }))))
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(loadFailed(error))))
+        }
+    }
+
+    func createOffer(_ input: Operations.CreateOffer.Input) async throws -> Operations.CreateOffer.Output {
+        if let refused = adminRefusal(Operations.CreateOffer.Output.self) { return refused }
+        guard case .json(let body) = input.body else { throw HTTPError(.unsupportedMediaType) }
+        do {
+            let saved = try await offerAdmin.saveOffer(nil, OfferDraft(body), image: nil)
+            return .created(.init(body: .json(.init(saved, today: offerAdmin.today))))
+        } catch {
+            switch error {
+            case .invalid(let failure) where !failure.isSaveFailure:
+                return .unprocessableContent(.init(body: .applicationProblemJson(.invalid(failure, fields: OfferDraft.apiFields, status: .unprocessableContent))))
+            case .invalid, .notFound, .inUse:
+                return .serviceUnavailable(.init(body: .applicationProblemJson(saveFailed("offer", error))))
+            }
+        }
+    }
+
+    func getAdminOffer(_ input: Operations.GetAdminOffer.Input) async throws -> Operations.GetAdminOffer.Output {
+        if let refused = adminRefusal(Operations.GetAdminOffer.Output.self) { return refused }
+        let id = Int(input.path.id)
+        guard id > 0 else { return .badRequest(.init(body: .applicationProblemJson(.init(.badRequest, Self.offerIDProblem)))) }
+        do {
+            guard let offer = try await offerAdmin.offer(id) else {
+                return .notFound(.init(body: .applicationProblemJson(.init(.notFound, Self.noOffer(id)))))
+            }
+            return .ok(.init(body: .json(.init(offer, today: offerAdmin.today))))
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(loadFailed(error))))
+        }
+    }
+
+    func replaceOffer(_ input: Operations.ReplaceOffer.Input) async throws -> Operations.ReplaceOffer.Output {
+        if let refused = adminRefusal(Operations.ReplaceOffer.Output.self) { return refused }
+        let id = Int(input.path.id)
+        guard id > 0 else { return .badRequest(.init(body: .applicationProblemJson(.init(.badRequest, Self.offerIDProblem)))) }
+        guard case .json(let body) = input.body else { throw HTTPError(.unsupportedMediaType) }
+        // An unknown id is a 404 even when the body would not pass the rules.
+        do {
+            guard try await offerAdmin.offer(id) != nil else {
+                return .notFound(.init(body: .applicationProblemJson(.init(.notFound, Self.noOffer(id)))))
+            }
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(loadFailed(error))))
+        }
+        do {
+            let saved = try await offerAdmin.saveOffer(id, OfferDraft(body), image: nil)
+            return .ok(.init(body: .json(.init(saved, today: offerAdmin.today))))
+        } catch {
+            switch error {
+            case .invalid(let failure) where !failure.isSaveFailure:
+                return .unprocessableContent(.init(body: .applicationProblemJson(.invalid(failure, fields: OfferDraft.apiFields, status: .unprocessableContent))))
+            case .notFound:
+                return .notFound(.init(body: .applicationProblemJson(.init(.notFound, Self.noOffer(id)))))
+            case .invalid, .inUse:
+                return .serviceUnavailable(.init(body: .applicationProblemJson(saveFailed("offer", error))))
+            }
+        }
+    }
+
+    func deleteOffer(_ input: Operations.DeleteOffer.Input) async throws -> Operations.DeleteOffer.Output {
+        if let refused = adminRefusal(Operations.DeleteOffer.Output.self) { return refused }
+        let id = Int(input.path.id)
+        guard id > 0 else { return .badRequest(.init(body: .applicationProblemJson(.init(.badRequest, Self.offerIDProblem)))) }
+        do {
+            guard try await offerAdmin.deleteOffer(id) else {
+                return .notFound(.init(body: .applicationProblemJson(.init(.notFound, Self.noOffer(id)))))
+            }
+            return .noContent(.init())
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(saveFailed("offer", error))))
+        }
+    }
+
+    func getOfferReport(_ input: Operations.GetOfferReport.Input) async throws -> Operations.GetOfferReport.Output {
+        if let refused = adminRefusal(Operations.GetOfferReport.Output.self) { return refused }
+        let id = Int(input.path.id)
+        guard id > 0 else { return .badRequest(.init(body: .applicationProblemJson(.init(.badRequest, Self.offerIDProblem)))) }
+        // Left out means a default; sent empty is not a date (the console's form sends empty fields, the API does not).
+        if input.query.from == "" || input.query.to == "" {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("from and to must be dates (yyyy-MM-dd) when given."))))
+        }
+        let range: ReportRange
+        switch ReportRange.parse(from: input.query.from, to: input.query.to, today: offerAdmin.today) {
+        case .success(let parsed): range = parsed
+        case .failure(let failure): return .badRequest(.init(body: .applicationProblemJson(.invalid(failure, status: .badRequest))))
+        }
+        do {
+            guard try await offerAdmin.offer(id) != nil else {
+                return .notFound(.init(body: .applicationProblemJson(.init(.notFound, Self.noOffer(id)))))
+            }
+            let report = try await offerAdmin.report(.offer(id), range: range)
+            return .ok(.init(body: .json(.init(
+                offerId: id, from: range.from, to: range.to,
+                rows: report.rows.map { .init(day: $0.day, impressions: $0.impressions, clicks: $0.clicks, ctr: Self.ctr($0)) },
+                totals: .init(impressions: report.totals.impressions, clicks: report.totals.clicks, ctr: Self.ctr(report.totals))
+            ))))
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(loadFailed(error))))
+        }
+    }
+
+    // MARK: - Helpers
+
+    static let offerIDProblem = "id must be a positive offer id."
+    static func noOffer(_ id: Int) -> String { "There is no offer with id \(id)." }
+
+    /// Clicks per impression in percent, two decimals; nil without impressions.
+    static func ctr(_ row: OfferReport.Row) -> Double? {
+        row.impressions == 0 ? nil : (Double(row.clicks) * 10_000 / Double(row.impressions)).rounded() / 100
+    }
+
+    /// The refusal to answer when the caller may not use the admin operations (see
+    /// `APISessionMiddleware`, which normally refuses first); nil when it may. No session: refused.
+}

@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+
+/// What a library action came to. The pages, `app.js`'s JSON answers and the JSON API each turn
+/// it into their own answer with one switch.
+enum LibraryOutcome: Sendable {
+    /// The entry after the change (nil when no flag is left), and before it.
+    case saved(LibraryItem?, before: LibraryItem?)
+    case removed
+    /// The title is not in the caller's lists (a removal, or another person's entry).
+    case notInLists
+    /// The catalogue has no such title.
+    case titleNotFound
+    /// The catalogue could not be reached and nothing was saved before.
+    case unavailable
+    /// The note is too long; nothing was written. `title` names the film for the note form.
+    case invalidNote(String, title: String)
+    case storageFailed
+}
+
+/// The library's write rules, shared by the pages and the API: which title a write is for
+/// (catalogue, else the saved snapshot), notes checked before anything is written, a caller's
+/// profile made only for a write that can happen, only the caller's own entries removed, and a
+/// saved show's posters fetched for offline use.
+struct LibraryActions: Sendable {
+    let titles: TitleLookup
+    let library: LibraryService
+    let posters: PosterService
+    let logger: Logger
+
+    /// Sets a film's flags and note. `writer` gives the caller's profile, making a visitor if needed.
+    func saveMovie(
+        _ id: Int, change: LibraryChange, profile: UUID?, writer: () async throws -> UUID
+    ) async -> LibraryOutcome {
+        let movie: Movie
+        switch await titles.movie(id, profile: profile) {
+        case .found(let found, _): movie = found
+        case .notFound: return .titleNotFound
+        case .unavailable: return .unavailable
+        }
+        if case .some(let note) = change.note {
+            do { _ = try LibraryService.validatedNote(note) } catch { return .invalidNote(error.message, title: movie.title) }
+        }
+        let before = (try? await library.item(profile: profile, movieID: id)) ?? nil
+        do {
+            let owner = try await writer()
+            return .saved(try await library.update(profile: owner, movie: movie, change: change), before: before)
+        } catch let error as LibraryError {
+            if case .noteTooLong = error { return .invalidNote(error.message, title: movie.title) }
+            logger.error("library write failed", metadata: ["error": "\(error)"])
+            return .storageFailed
+        } catch {
+            logger.error("visitor creation failed", metadata: ["error": "\(error)"])
+            return .storageFailed
+        }
+    }
+
+    /// Saves (or un-saves) a show; a saved show's posters are fetched so TV Favorites works offline.
+    func saveShow(_ id: Int, favorite: Bool, profile: UUID?, writer: () async throws -> UUID) async -> LibraryOutcome {
+        let show: Show
+        switch await titles.show(id, profile: profile) {
+        case .found(let found, _): show = found
+        case .notFound: return .titleNotFound
+        case .unavailable: return .unavailable
+        }
+        let item: LibraryItem?
+        do {
+            item = try await library.update(profile: try await writer(), show: show, favorite: favorite)
+        } catch {
+            logger.error("show save failed", metadata: ["error": "\(error)"])
+            return .storageFailed
+        }
+        if favorite {
+            guard item != nil else { return .storageFailed }
+            await posters.prefetch([show.imageMedium, show.imageOriginal].compactMap { $0 })
+        }
+        return .saved(item, before: nil)
+    }
+
+    /// Removes the caller's own entry; another person's, or none, is `.notInLists`.
+    func remove(_ id: Int, kind: MediaKind, profile: UUID?) async -> LibraryOutcome {
+        guard let profile else { return .notInLists }
+        do {
+            return try await library.remove(profile: profile, movieID: id, kind: kind) ? .removed : .notInLists
+        } catch {
+            logger.error("library remove failed", metadata: ["kind": "\(kind.rawValue)", "error": "\(error)"])
+            return .storageFailed
+        }
+    }
+}
+
+/// The words a failed library action is reported with, on pages and in the API alike.
+extension LibraryOutcome {
+    static func titleNotFoundText(_ kind: MediaKind, _ id: Int) -> String {
+        kind == .movie ? "We couldn’t find a film with the id \(id) on iTunes." : "TVMaze has no show with the id \(id)."
+    }
+
+    static func notInListsText(_ kind: MediaKind) -> String {
+        kind == .movie ? "This film isn’t in your lists." : "This show isn’t in your favourites."
+    }
+
+    static func saveFailedText(_ kind: MediaKind) -> String {
+        kind == .movie ? ErrorTexts.saveFailed : ErrorTexts.saveShowFailed
+    }
+}

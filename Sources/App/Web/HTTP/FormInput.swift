@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+enum FormInput {
+    struct Invalid: Error {
+        let message: String
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, _ request: Request, _ context: AppRequestContext) async throws -> T {
+        let text = String(buffer: try await body(request, context))
+        do {
+            return try URLEncodedFormDecoder().decode(T.self, from: text)
+        } catch {
+            throw HTTPError(.badRequest, message: "The form could not be read. Reload the page and try again.")
+        }
+    }
+
+    /// The request body up to the context's limit; past it a readable 413 (nothing is read or saved).
+    static func body(_ request: Request, _ context: AppRequestContext) async throws -> ByteBuffer {
+        var request = request
+        do {
+            return try await request.collectBody(upTo: context.maxUploadSize)
+        } catch is NIOTooManyBytesError {
+            throw HTTPError(.contentTooLarge, message: "The form is larger than \(context.maxUploadSize / 1024) KB, so nothing was saved.")
+        }
+    }
+
+    /// "1"/"0" from the buttons; absent means unchanged.
+    static func flag(_ value: String?, _ name: String) throws(Invalid) -> Bool? {
+        switch value?.lowercased() {
+        case nil: nil
+        case "1", "true", "on": true
+        case "0", "false", "off": false
+        default: throw Invalid(message: "“\(name)” must be 1 or 0.")
+        }
+    }
+
+    /// The query string as an HTML form sends it (`application/x-www-form-urlencoded`: `+` is a
+    /// space, `%2B` a plus), decoded by the same decoder as form bodies. Hummingbird's
+    /// `queryParameters` keeps `+`, so GET forms (the search fields) are read here.
+    static func decodeQuery<T: Decodable>(_ type: T.Type, _ request: Request) throws -> T {
+        do {
+            return try URLEncodedFormDecoder().decode(T.self, from: request.uri.query ?? "")
+        } catch {
+            throw HTTPError(.badRequest, message: "The address could not be read. Search again from the form.")
+        }
+    }
+
+    /// The search fields' parameters.
+    struct SearchParameters: Decodable {
+        var q: String?
+        var done: String?
+    }
+
+    static func wantsJSON(_ request: Request) -> Bool {
+        request.headers[.accept]?.contains("application/json") == true
+    }
+}

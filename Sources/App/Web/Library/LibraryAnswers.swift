@@ -1,0 +1,47 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension LibraryOutcome {
+    /// A failed action's status and words (nil for success): the one mapping behind the pages'
+    /// JSON answers, their pages, and the API's problems.
+    func problem(_ kind: MediaKind, _ id: Int) -> (status: HTTPResponse.Status, detail: String)? {
+        switch self {
+        case .saved, .removed: nil
+        case .notInLists: (.notFound, Self.notInListsText(kind))
+        case .titleNotFound: (.notFound, Self.titleNotFoundText(kind, id))
+        case .unavailable: (.serviceUnavailable, ErrorTexts.fetchFailed)
+        case .invalidNote(let message, _): (.unprocessableContent, message)
+        case .storageFailed: (.serviceUnavailable, Self.saveFailedText(kind))
+        }
+    }
+}
+
+extension PageRenderer {
+    /// A failed library form as problem+json for `app.js` (which shows the dialog), or as a page:
+    /// not found, the note form again, or the retry page (re-posting `retry` when given).
+    func libraryFailure(
+        _ outcome: LibraryOutcome, kind: MediaKind, id: Int, wantsJSON: Bool, retry: RetryForm?, returnTo: String, note: String?
+    ) throws -> Response? {
+        guard let (status, detail) = outcome.problem(kind, id) else { return nil }
+        if wantsJSON { return try JSONAnswer.error(status, detail) }
+        switch outcome {
+        case .invalidNote(_, let title):
+            let page = NotePage(id: id, title: title, note: note ?? "", returnTo: returnTo, error: detail)
+            return try response(page, status: status)
+        case .notInLists, .titleNotFound:
+            return try ErrorPages.notFound(self, detail)
+        default:
+            if let retry { return try ErrorPages.retry(self, message: detail, form: retry) }
+            let page = MessagePage(
+                chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: detail,
+                retryURL: Route.movie.link(id), backURL: outcome.isUnavailable ? Route.home.path : Route.libraryList(.all)
+            )
+            return try response(page, status: status)
+        }
+    }
+}
+
+extension LibraryOutcome {
+    var isUnavailable: Bool { if case .unavailable = self { true } else { false } }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// My Lists, and the form actions behind every Favorite / Watched / note / remove button.
+/// Forms POST and redirect back; the same endpoints answer JSON to `fetch` (Accept: application/json).
+struct LibraryController {
+    let library: LibraryService
+    let sessions: SessionService
+    let actions: LibraryActions
+    let renderer: PageRenderer
+    let pages: PersonalPageCache
+
+    func register(on router: RouterGroup<AppRequestContext>) {
+        router.on(Route.library) { request, context in try await listPage(request, context) }
+        router.on(Route.saveMovie) { request, context in try await change(request, context) }
+        router.on(Route.confirmRemoveMovie) { request, context in try await confirmRemove(request, context) }
+        router.on(Route.removeMovie) { request, context in try await remove(request, context) }
+    }
+
+    func listPage(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let listName = request.uri.queryParameters["list"].map(String.init) ?? LibraryList.all.rawValue
+        guard let list = LibraryList(rawValue: listName) else {
+            return try ErrorPages.badRequest(renderer, "There is no list called “\(listName.prefix(40))”. Choose Favorites, Watched or All.", backURL: Route.libraryList(.all))
+        }
+        let pageText = request.uri.queryParameters["page"].map(String.init) ?? "1"
+        guard let page = Int(pageText), page >= 1, page <= 100_000 else {
+            return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Route.libraryList(list))
+        }
+        let kindText = request.uri.queryParameters["kind"].map(String.init)
+        let kind = kindText.flatMap(MediaKind.init(rawValue:))
+        if let kindText, kind == nil {
+            return try ErrorPages.badRequest(renderer, "“\(kindText.prefix(20))” is not a kind of title. Choose movie or show.", backURL: Route.libraryList(list))
+        }
+        guard let profile = context.profileID else {
+            let empty = LibraryPage(items: [], total: 0, page: page)
+            return try renderer.response(MyListsPage(list: list, kind: kind, page: empty))
+        }
+        // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
+        let version = library.versions.current(profile)
+        let key = "\(profile)|\(list.rawValue)|\(kind?.rawValue ?? "any")|\(page)"
+        if let cached = pages.get(key, version: version) { return cached.response() }
+        // Concurrent requests for the same page and version share one query and one render.
+        let rendered = await pages.rendering.run("\(key)|\(version)") { [library, renderer, pages] in
+            do {
+                let result = try await library.list(profile: profile, list: list, page: page, kind: kind)
+                let html = try renderer.html(MyListsPage(list: list, kind: kind, page: result))
+                return .success(pages.put(key, version: version, html: html))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try rendered.get().response()
+    }
+
+    struct ChangeForm: Decodable {
+        var favorite: String?
+        var watched: String?
+        var note: String?
+        var return_to: String?
+    }
+
+    func change(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try MoviesController.movieID(context)
+        let form = try await FormInput.decode(ChangeForm.self, request, context)
+        let wantsJSON = FormInput.wantsJSON(request)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.movie.link(id))
+        let change: LibraryChange
+        do {
+            change = LibraryChange(
+                favorite: try FormInput.flag(form.favorite, "favorite"), watched: try FormInput.flag(form.watched, "watched"),
+                note: form.note.map { .some($0) }
+            )
+        } catch {
+            return try wantsJSON ? JSONAnswer.error(.badRequest, error.message) : ErrorPages.badRequest(renderer, error.message, backURL: returnTo)
+        }
+        var cookie: Cookie?
+        let outcome = await actions.saveMovie(id, change: change, profile: context.profileID) {
+            let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
+            cookie = newCookie
+            return profile
+        }
+        if let failure = try renderer.libraryFailure(
+            outcome, kind: .movie, id: id, wantsJSON: wantsJSON, retry: nil, returnTo: returnTo, note: form.note
+        ) { return failure }
+        guard case .saved(let item, let before) = outcome else { return .redirect(to: returnTo, type: .normal) }
+        let justWatched = change.watched == true && before?.watched != true && form.note == nil
+        var response: Response = wantsJSON
+            ? try JSONAnswer.ok(LibraryStateJSON(item: item, offerNote: justWatched))
+            : .redirect(to: justWatched ? Route.note(id, returnTo: returnTo) : returnTo, type: .normal)
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    func confirmRemove(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try MoviesController.movieID(context)
+        let returnTo = Route.safeReturnPath(request.uri.queryParameters["return_to"].map(String.init), fallback: Route.libraryList(.all))
+        guard let item = try await library.item(profile: context.profileID, movieID: id) else {
+            return try ErrorPages.notFound(renderer, "This film isn’t in your lists.")
+        }
+        return try renderer.response(ConfirmRemovePage(title: item.title, actionURL: Route.removeMovie.link(id), returnTo: returnTo))
+    }
+
+    struct RemoveForm: Decodable {
+        var return_to: String?
+    }
+
+    func remove(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try MoviesController.movieID(context)
+        let form = try await FormInput.decode(RemoveForm.self, request, context)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.libraryList(.all))
+        let wantsJSON = FormInput.wantsJSON(request)
+        let outcome = await actions.remove(id, kind: .movie, profile: context.profileID)
+        if let failure = try renderer.libraryFailure(
+            outcome, kind: .movie, id: id, wantsJSON: wantsJSON, retry: nil, returnTo: returnTo, note: nil
+        ) { return failure }
+        return wantsJSON ? try JSONAnswer.ok(LibraryStateJSON(item: nil, offerNote: false)) : .redirect(to: returnTo, type: .normal)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Hummingbird
+import Logging
+
+struct LibraryStateJSON: Encodable {
+    let inLibrary: Bool
+    let favorite: Bool
+    let watched: Bool
+    let note: String?
+    /// The film was just marked watched: the page should offer the note dialog.
+    let offerNote: Bool
+
+    init(item: LibraryItem?, offerNote: Bool) {
+        inLibrary = item != nil
+        favorite = item?.favorite ?? false
+        watched = item?.watched ?? false
+        note = item?.note
+        self.offerNote = offerNote
+    }
+}
+
+struct ConfirmRemovePage: Page {
+    static let template = "library/confirm_remove"
+
+    let chrome: Chrome
+    let title: String
+    let actionURL: String
+    let returnTo: String
+    let isShow: Bool
+
+    init(title: String, actionURL: String, returnTo: String, kindLabel: String = "film") {
+        isShow = kindLabel != "film"
+        chrome = Chrome(isShow ? "Delete \(title)?" : "Remove \(title)?", tab: isShow ? .shows : .library)
+        self.title = title
+        self.actionURL = actionURL
+        self.returnTo = returnTo
+    }
+}
+
+struct LibraryTab {
+    let label: String
+    let url: String
+    let selected: Bool
+}
+
+struct MyListsPage: Page {
+    static let template = "library/lists"
+
+    let chrome: Chrome
+    let tabs: [LibraryTab]
+    let kindTabs: [LibraryTab]
+    /// `MovieCardView` or `ShowCardView`; the template picks the partial by `isShow`.
+    let cards: [Any]
+    let hasCards: Bool
+    let heading: String
+    let countText: String
+    /// "film", "show" or "title" (mixed): what the count counts.
+    let unit: String
+    let total: Int
+    let emptyMessage: String
+    let previousURL: String?
+    let nextURL: String?
+    let pageText: String?
+
+    init(list: LibraryList, kind: MediaKind?, page: LibraryPage) {
+        let titles: [LibraryList: String] = [.favorites: "Favorites", .watched: "Watched", .all: "All saved"]
+        heading = titles[list]!
+        chrome = Chrome("My Lists — \(heading)", tab: .library)
+        tabs = LibraryList.allCases.map { LibraryTab(label: titles[$0]!, url: Route.libraryList($0, kind: kind), selected: $0 == list) }
+        kindTabs = [(nil, "Movies & TV"), (MediaKind.movie, "Movies"), (MediaKind.show, "TV")].map { option, label in
+            LibraryTab(label: label, url: Route.libraryList(list, kind: option), selected: option == kind)
+        }
+        let returnTo = Route.libraryList(list, page: page.page, kind: kind)
+        cards = page.items.map { item -> Any in
+            item.kind == .show ? ShowCardView(item: item, returnTo: returnTo) : MovieCardView(item: item, list: list, returnTo: returnTo)
+        }
+        hasCards = !cards.isEmpty
+        unit = switch kind {
+        case .movie: "film"
+        case .show: "show"
+        case nil: "title"
+        }
+        countText = "\(page.total) \(unit)" + (page.total == 1 ? "" : "s")
+        total = page.total
+        emptyMessage = switch list {
+        case .favorites: "No favourites yet. Tap Favorite on any film in Movies to keep it here."
+        case .watched: "Nothing marked as watched yet. Tap Watched on a film you’ve seen — you can add a note to it."
+        case .all: "Your lists are empty. Browse Movies and tap Favorite or Watched to start your collection."
+        }
+        previousURL = page.page > 1 ? Route.libraryList(list, page: page.page - 1, kind: kind) : nil
+        nextURL = page.page < page.pageCount ? Route.libraryList(list, page: page.page + 1, kind: kind) : nil
+        pageText = page.pageCount > 1 ? "Page \(page.page) of \(page.pageCount)" : nil
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Mustache
+
+/// One poster card: used on the Movies grid and in My Lists.
+struct MovieCardView {
+    let isShow = false
+    let id: Int
+    let title: String
+    let year: String?
+    let genre: String?
+    /// "2026 · Drama": one string, so a wrapped line never starts with the separator.
+    let meta: String
+    let posterURL: String
+    let detailURL: String
+    let actionURL: String
+    let removeActionURL: String
+    let returnTo: String
+    let favorite: Bool
+    let watched: Bool
+    let note: String?
+    let noteURL: String
+    let removeURL: String
+    /// My Lists only: which move buttons to show.
+    let inList: Bool
+    let canMoveToWatched: Bool
+    let canMoveToFavorites: Bool
+
+    // Stored, not computed: templates read properties through reflection.
+    let favoriteValue: String
+    let watchedValue: String
+    let favoriteLabel: String
+    let watchedLabel: String
+
+    init(movie: Movie, state: LibraryItem?, returnTo: String) {
+        self.init(
+            id: movie.id, title: movie.title, year: movie.year, genre: movie.genre, artworkURL: movie.artworkURL,
+            state: state, returnTo: returnTo, list: nil
+        )
+    }
+
+    init(item: LibraryItem, list: LibraryList, returnTo: String) {
+        self.init(
+            id: Int(item.itemID) ?? 0, title: item.title, year: item.year, genre: item.genre, artworkURL: item.artworkURL,
+            state: item, returnTo: returnTo, list: list
+        )
+    }
+
+    private init(
+        id: Int, title: String, year: Int?, genre: String?, artworkURL: String?, state: LibraryItem?, returnTo: String,
+        list: LibraryList?
+    ) {
+        self.id = id
+        self.title = title
+        self.year = year.map(String.init)
+        self.genre = genre
+        meta = [year.map(String.init), genre].compactMap { $0 }.joined(separator: " · ")
+        self.posterURL = Route.posterImage(source: artworkURL, seed: id, title: title)
+        self.detailURL = Route.movie.link(id)
+        self.actionURL = Route.saveMovie.link(id)
+        removeActionURL = Route.removeMovie.link(id)
+        self.returnTo = returnTo
+        self.favorite = state?.favorite ?? false
+        self.watched = state?.watched ?? false
+        favoriteValue = favorite ? "0" : "1"
+        watchedValue = watched ? "0" : "1"
+        favoriteLabel = favorite ? "Favorite ✓" : "Favorite"
+        watchedLabel = watched ? "Watched ✓" : "Watched"
+        self.note = state?.watched == true ? state?.note : nil
+        self.noteURL = Route.note(id, returnTo: returnTo)
+        self.removeURL = Route.removeMovieConfirmation(id, returnTo: returnTo)
+        self.inList = list != nil
+        self.canMoveToWatched = list == .favorites
+        self.canMoveToFavorites = list == .watched
+    }
+}
+
+extension MovieCardView: MustacheParent {
+    /// Templates look fields up by name. A switch is far cheaper than reflection for the 60–200
+    /// cards a page renders (see scripts/bench); `MovieCardViewTests` keeps it answering exactly what
+    /// reflection would, nil optionals included (mustache then looks further up, as with reflection).
+    func child(named name: String) -> Any? {
+        switch name {
+        case "isShow": isShow
+        case "id": id
+        case "title": title
+        case "year": year
+        case "genre": genre
+        case "meta": meta
+        case "posterURL": posterURL
+        case "detailURL": detailURL
+        case "actionURL": actionURL
+        case "removeActionURL": removeActionURL
+        case "returnTo": returnTo
+        case "favorite": favorite
+        case "watched": watched
+        case "note": note
+        case "noteURL": noteURL
+        case "removeURL": removeURL
+        case "inList": inList
+        case "canMoveToWatched": canMoveToWatched
+        case "canMoveToFavorites": canMoveToFavorites
+        case "favoriteValue": favoriteValue
+        case "watchedValue": watchedValue
+        case "favoriteLabel": favoriteLabel
+        case "watchedLabel": watchedLabel
+        default: nil
+        }
+    }
+}

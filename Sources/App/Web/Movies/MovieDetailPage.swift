@@ -1,0 +1,90 @@
+import Foundation
+import Hummingbird
+
+struct MovieDetailPage: Page {
+    static let template = "movies/detail"
+
+    let chrome: Chrome
+    let id: Int
+    let title: String
+    let year: String?
+    let genre: String?
+    let director: String?
+    let releaseDate: String?
+    let releaseDateISO: String?
+    let contentRating: String?
+    let runtime: String?
+    let price: String?
+    let synopsis: String?
+    let storeURL: String?
+    let posterURL: String
+    let actionURL: String
+    let removeActionURL: String
+    let returnTo: String
+    let favorite: Bool
+    let watched: Bool
+    let inLibrary: Bool
+    let note: String?
+    let noteURL: String
+    let removeURL: String
+    let offers: TitleOffersView
+
+    let favoriteValue: String
+    let watchedValue: String
+    let favoriteLabel: String
+    let watchedLabel: String
+
+    init(movie: Movie, source: CatalogSource, saved: LibraryItem?, offers: OfferService.TitleOffers) {
+        chrome = Chrome(movie.title, tab: .movies, notice: Formats.sourceNotice(source))
+        id = movie.id
+        title = movie.title
+        year = movie.year.map(String.init)
+        genre = movie.genre
+        director = movie.director
+        releaseDate = movie.releaseDate.map(Formats.longDay.string)
+        releaseDateISO = movie.releaseDate.map(Formats.day.string)
+        contentRating = movie.contentRating
+        runtime = Formats.runtime(movie.runtimeMinutes)
+        price = Formats.price(movie.price, currency: movie.currency)
+        synopsis = movie.synopsis
+        storeURL = movie.storeURL
+        posterURL = Route.posterImage(source: movie.artworkURL, seed: movie.id, title: movie.title)
+        actionURL = Route.saveMovie.link(movie.id)
+        removeActionURL = Route.removeMovie.link(movie.id)
+        returnTo = Route.movie.link(movie.id)
+        favorite = saved?.favorite ?? false
+        watched = saved?.watched ?? false
+        favoriteValue = favorite ? "0" : "1"
+        watchedValue = watched ? "0" : "1"
+        favoriteLabel = favorite ? "Bookmarked ✓" : "Bookmark"
+        watchedLabel = watched ? "Watched ✓" : "Add to Watched"
+        inLibrary = saved != nil
+        note = saved?.note
+        noteURL = Route.note(movie.id, returnTo: Route.movie.link(movie.id))
+        removeURL = Route.removeMovieConfirmation(movie.id, returnTo: Route.movie.link(movie.id))
+        self.offers = TitleOffersView(offers)
+    }
+}
+
+struct NotePage: Page {
+    static let template = "movies/note"
+
+    let chrome: Chrome
+    let id: Int
+    let title: String
+    let note: String
+    let actionURL: String
+    let returnTo: String
+    let error: String?
+    let limit = LibraryService.noteLimit
+
+    init(id: Int, title: String, note: String, returnTo: String, error: String?) {
+        chrome = Chrome("Note for \(title)", tab: .library)
+        self.id = id
+        self.title = title
+        self.note = note
+        self.actionURL = Route.saveMovie.link(id)
+        self.returnTo = returnTo
+        self.error = error
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import Mustache
+
+/// The Movies screen (a year's films) and the movie detail screen.
+struct MoviesController {
+    let catalog: MovieCatalog
+    let library: LibraryService
+    let offers: OfferService
+    let titles: TitleLookup
+    let clock: any AppClock
+    let renderer: PageRenderer
+    let sharedPages: RenderedPageCache
+
+    func register(on router: RouterGroup<AppRequestContext>) {
+        router.on(Route.home) { request, context in try await list(request, context, yearParameter: nil) }
+        router.on(Route.movies) { request, context in
+            try await list(request, context, yearParameter: request.uri.queryParameters["year"].map(String.init) ?? "")
+        }
+        router.on(Route.movie) { request, context in try await detail(request, context) }
+        router.on(Route.movieNote) { request, context in try await noteForm(request, context) }
+    }
+
+    /// `yearParameter` nil means the home page: the current year.
+    func list(_ request: Request, _ context: AppRequestContext, yearParameter: String?) async throws -> Response {
+        let currentYear = clock.currentYear
+        var year = currentYear
+        if let yearParameter, !yearParameter.isEmpty {
+            guard let parsed = Int(yearParameter.trimmingCharacters(in: .whitespaces)),
+                  (MovieCatalog.firstYear...currentYear).contains(parsed)
+            else {
+                let message = Int(yearParameter) == nil
+                    ? "“\(yearParameter.prefix(40))” is not a year. Pick a year between \(MovieCatalog.firstYear) and \(currentYear)."
+                    : "There are no films for \(yearParameter) yet. Pick a year between \(MovieCatalog.firstYear) and \(currentYear)."
+                let page = MoviesPage(year: currentYear, currentYear: currentYear, cards: [], source: nil, error: message)
+                return try renderer.response(page, status: .badRequest)
+            }
+            year = parsed
+        }
+        let list = await catalog.movies(year: year)
+        let returnTo = yearParameter == nil ? Route.home.path : Route.moviesOf(year: year)
+        // Anonymous visitors all see the same bytes: render once per catalogue answer.
+        let key = "\(returnTo)|\(list.source.identity)"
+        guard let profile = context.profileID else {
+            let page = try sharedPages.get(key) ?? sharedPages.put(key, renderer.html(MoviesPage(
+                year: year, currentYear: currentYear, cards: list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) },
+                source: list.source
+            )), listing: ListingContext(movies: list.movies, kind: .movie, key: key))
+            return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, visitor: context.visitor)
+        }
+        let states = try await library.states(profile: profile, movieIDs: list.movies.map(\.id))
+        let cards = list.movies.map { MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo) }
+        let page = MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source)
+        return try await renderer.listingResponse(
+            page, listing: ListingContext(movies: list.movies, kind: .movie, key: key), offers: offers, visitor: context.visitor
+        )
+    }
+
+    func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try Self.movieID(context)
+        let saved = try await library.item(profile: context.profileID, movieID: id)
+        switch await titles.movie(id, profile: context.profileID) {
+        case .found(let movie, let source):
+            let offers = await offers.forTitle(OfferContext(movie: movie), visitor: context.visitor)
+            let page = MovieDetailPage(movie: movie, source: source, saved: saved, offers: offers)
+            return try renderer.response(page)
+        case .notFound:
+            return try ErrorPages.notFound(renderer, "We couldn’t find a film with the id \(id) on iTunes.")
+        case .unavailable:
+            return try ErrorPages.fetchFailed(renderer, retryURL: Route.movie.link(id))
+        }
+    }
+
+    /// The note form as a page: the no-JavaScript version of the note dialog.
+    func noteForm(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try Self.movieID(context)
+        let returnTo = Route.safeReturnPath(request.uri.queryParameters["return_to"].map(String.init), fallback: Route.movie.link(id))
+        guard let saved = try await library.item(profile: context.profileID, movieID: id) else {
+            return try ErrorPages.notFound(renderer, "This film isn’t in your lists, so it has no note yet. Mark it as watched first.")
+        }
+        let page = NotePage(id: id, title: saved.title, note: saved.note ?? "", returnTo: returnTo, error: nil)
+        return try renderer.response(page)
+    }
+
+    static func movieID(_ context: AppRequestContext) throws -> Int {
+        guard let raw = context.parameters.get("id"), let id = Int(raw), id > 0 else {
+            throw HTTPError(.notFound, message: "There is no film at this address.")
+        }
+        return id
+    }
+}

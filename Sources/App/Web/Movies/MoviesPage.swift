@@ -1,0 +1,46 @@
+import Foundation
+import Hummingbird
+import Mustache
+
+struct YearOption: MustacheParent {
+    let value: Int
+    let selected: Bool
+
+    /// 77 options per page: skip reflection.
+    func child(named name: String) -> Any? {
+        switch name {
+        case "value": value
+        case "selected": selected
+        default: nil
+        }
+    }
+}
+
+struct MoviesPage: Page {
+    static let template = "movies/list"
+
+    let chrome: Chrome
+    let formURL = Route.movies.path
+    let year: Int
+    let years: [YearOption]
+    let groups: [CardGroup<MovieCardView>]
+    let hasCards: Bool
+    let countText: String
+    let emptyMessage: String
+    let error: String?
+
+    init(year: Int, currentYear: Int, cards: [MovieCardView], source: CatalogSource?, error: String? = nil) {
+        chrome = Chrome(
+            error == nil ? "Movies of \(year)" : "Movies", tab: .movies, notice: source.flatMap { Formats.sourceNotice($0) }
+        )
+        self.year = year
+        years = (MovieCatalog.firstYear...currentYear).reversed().map { YearOption(value: $0, selected: $0 == year) }
+        groups = SponsoredSlots.groups(cards)
+        hasCards = !cards.isEmpty
+        countText = cards.count == 1 ? "1 film" : "\(cards.count) films"
+        emptyMessage = source == .offlineCatalogue
+            ? "No films from \(year) are in the offline catalogue. Try again when you’re back online, or pick another year."
+            : "No films from \(year) were found on iTunes. Pick another year."
+        self.error = error
+    }
+}

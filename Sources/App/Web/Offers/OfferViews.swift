@@ -1,0 +1,98 @@
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// One partner offer as the banner, a shop row or a sponsored card show it.
+struct OfferCardView: Page {
+    static let template = "offers/sponsored_card"
+
+    let id: Int
+    let headline: String
+    let description: String
+    let priceText: String
+    let advertiserName: String
+    let advertiserDescription: String
+    let clickURL: String
+    let imageURL: String
+    let logoURL: String
+    let demo: Bool
+
+    init(_ placed: PlacedOffer) {
+        id = placed.offer.id
+        headline = placed.offer.headline
+        description = placed.offer.description
+        priceText = placed.offer.priceText
+        advertiserName = placed.advertiser.name
+        advertiserDescription = placed.advertiser.description
+        clickURL = placed.clickURL
+        imageURL = placed.imageURL
+        logoURL = placed.logoURL
+        demo = placed.offer.demo
+    }
+}
+
+/// The detail pages' offers: the bottom banner and "Shop related products".
+struct TitleOffersView {
+    let banner: OfferCardView?
+    let shops: [OfferCardView]
+    let hasShops: Bool
+
+    init(_ offers: OfferService.TitleOffers) {
+        banner = offers.banner.map(OfferCardView.init)
+        shops = offers.shops.map(OfferCardView.init)
+        hasShops = !shops.isEmpty
+    }
+}
+
+/// Cards in runs of `SponsoredSlots.every`, each run followed by a slot for a sponsored card.
+struct CardGroup<Card> {
+    let cards: [Card]
+    let slot: Bool
+}
+
+/// Listing pages are rendered with a marker after every 12th card; each request fills the markers
+/// with that visitor's sponsored cards (or nothing). The rest of the page can then be cached.
+enum SponsoredSlots {
+    static let every = 12
+    static let marker = PageParts.sponsoredMarker
+
+    static func groups<Card>(_ cards: [Card]) -> [CardGroup<Card>] {
+        stride(from: 0, to: cards.count, by: every).map { start in
+            let end = min(start + every, cards.count)
+            return CardGroup(cards: Array(cards[start..<end]), slot: end - start == every)
+        }
+    }
+}
+
+extension PageRenderer {
+    /// A rendered listing with this visitor's sponsored cards in its slots.
+    func listingResponse(_ parts: PageParts, listing: ListingContext, offers: OfferService, visitor: String) async -> Response {
+        let slots = parts.sponsoredSlots
+        let chosen = slots > 0 ? await offers.forListing(listing, slots: slots, visitor: visitor) : []
+        return parts.response(cards: chosen.compactMap { try? html(OfferCardView($0)) })
+    }
+
+    func listingResponse(_ page: some Page, listing: ListingContext, offers: OfferService, visitor: String) async throws -> Response {
+        await listingResponse(PageParts(try html(page)), listing: listing, offers: offers, visitor: visitor)
+    }
+}
+
+extension OfferContext {
+    init(movie: Movie) {
+        self.init(title: TitleRef(kind: .movie, id: movie.id), name: movie.title, genreNames: movie.genre.map { [$0] } ?? [], synopsis: movie.synopsis)
+    }
+
+    init(show: Show) {
+        let summary = show.summaryHTML?.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+        self.init(title: TitleRef(kind: .show, id: show.id), name: show.name, genreNames: show.genres, synopsis: summary)
+    }
+}
+
+extension ListingContext {
+    /// A page of films, of shows, or of both (`kind` nil: any offer may fit). `key`: the page and
+    /// catalogue answer the titles came from (see `ListingContext.key`).
+    init(movies: [Movie] = [], shows: [Show] = [], kind: MediaKind?, key: String?) {
+        let titles = movies.map { ($0.title, $0.genre.map { [$0] } ?? []) } + shows.map { ($0.name, $0.genres) }
+        self.init(titles: titles, kind: kind, key: key)
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A route of the site: its raw value is the method and the path pattern (`"GET /movies/:id"`),
+/// relative to the router group it is registered on. The router registers every case, and every
+/// link a page prints is built from the same case, so a path is written once, here.
+protocol SiteRoute: RawRepresentable<String>, CaseIterable, Sendable {
+    /// The router group's path ("" for the site's root).
+    static var group: String { get }
+}
+
+extension SiteRoute {
+    var method: HTTPRequest.Method { HTTPRequest.Method(String(rawValue.prefix { $0 != " " }))! }
+    /// The pattern the router matches, relative to the group.
+    var pattern: String { String(rawValue.drop { $0 != " " }.dropFirst()) }
+    /// The pattern as a full path (`/admin/offers/:id`).
+    var fullPattern: String { Self.group + (pattern == "/" && !Self.group.isEmpty ? "" : pattern) }
+
+    /// The link for a route without parameters.
+    var path: String { fullPattern }
+
+    /// The link with `:id` filled in and an optional query (already encoded pairs, nil values skipped).
+    func link(_ id: (any CustomStringConvertible)? = nil, query: KeyValuePairs<String, String?> = [:]) -> String {
+        var path = fullPattern
+        if let id, let range = path.range(of: ":id") { path.replaceSubrange(range, with: id.description) }
+        let pairs = query.compactMap { key, value in value.map { "\(key)=\(Route.query($0))" } }
+        return pairs.isEmpty ? path : path + "?" + pairs.joined(separator: "&")
+    }
+
+    /// Whether `path` (without its query) is one of this route's addresses.
+    func matches(_ path: Substring) -> Bool {
+        let wanted = fullPattern.split(separator: "/")
+        let parts = path.split(separator: "/")
+        return wanted.count == parts.count && zip(wanted, parts).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+    }
+}
+
+extension RouterMethods where Context == AppRequestContext {
+    /// Registers `handler` for the route's method and pattern.
+    @discardableResult
+    func on(_ route: some SiteRoute, use handler: @escaping @Sendable (Request, AppRequestContext) async throws -> Response) -> Self {
+        on(RouterPath(route.pattern), method: route.method, use: handler)
+    }
+}
+
+/// The pages, forms and files of the site outside the console and the API.
+enum Route: String, SiteRoute {
+    static let group = ""
+
+    case home = "GET /"
+    case movies = "GET /movies"
+    case movie = "GET /movies/:id"
+    case movieNote = "GET /movies/:id/note"
+
+    case library = "GET /library"
+    case saveMovie = "POST /library/movies/:id"
+    case confirmRemoveMovie = "GET /library/movies/:id/remove"
+    case removeMovie = "POST /library/movies/:id/remove"
+
+    case shows = "GET /shows"
+    case showFavorites = "GET /shows/favorites"
+    case show = "GET /shows/:id"
+    case saveShow = "POST /library/shows/:id"
+    case confirmRemoveShow = "GET /library/shows/:id/remove"
+    case removeShow = "POST /library/shows/:id/remove"
+
+    case search = "GET /search"
+    case poster = "GET /posters"
+    case offerClick = "GET /offers/:id/go"
+    case offerImage = "GET /offers/images/:id"
+    case health = "GET /healthz"
+
+    case signUpForm = "GET /account/signup"
+    case signUp = "POST /account/signup"
+    case signInForm = "GET /account/signin"
+    case signIn = "POST /account/signin"
+    case signOut = "POST /account/signout"
+    case account = "GET /account"
+    case changePassword = "POST /account/password"
+    case createToken = "POST /account/tokens"
+    case revokeToken = "POST /account/tokens/:id/revoke"
+    case deleteAccountForm = "GET /account/delete"
+    case deleteAccount = "POST /account/delete"
+
+    /// The tab a page's address belongs to, read from the route it matches (nil: none, or not a page).
+    static func tab(of path: String) -> Chrome.Tab? {
+        let bare = path.prefix { $0 != "?" }
+        guard let route = allCases.first(where: { $0.method == .get && $0.matches(bare) }) else { return nil }
+        return switch route {
+        case .home, .movies, .movie, .movieNote: .movies
+        case .library, .confirmRemoveMovie, .confirmRemoveShow: .library
+        case .shows, .showFavorites, .show: .shows
+        default: nil
+        }
+    }
+}
+
+/// The advertiser console: every route is registered on the `/admin` group, whose gate refuses
+/// anyone but a signed-in administrator before a handler runs.
+enum AdminRoute: String, SiteRoute {
+    static let group = "/admin"
+
+    case home = "GET /"
+    case offers = "GET /offers"
+    case newOffer = "GET /offers/new"
+    case createOffer = "POST /offers"
+    case editOffer = "GET /offers/:id/edit"
+    case saveOffer = "POST /offers/:id"
+    case pauseOffer = "POST /offers/:id/pause"
+    case resumeOffer = "POST /offers/:id/resume"
+    case confirmDeleteOffer = "GET /offers/:id/delete"
+    case deleteOffer = "POST /offers/:id/delete"
+    case offerReport = "GET /offers/:id/report"
+    case offerReportCSV = "GET /offers/:id/report.csv"
+
+    case newAdvertiser = "GET /advertisers/new"
+    case createAdvertiser = "POST /advertisers"
+    case editAdvertiser = "GET /advertisers/:id/edit"
+    case saveAdvertiser = "POST /advertisers/:id"
+    case pauseAdvertiser = "POST /advertisers/:id/pause"
+    case resumeAdvertiser = "POST /advertisers/:id/resume"
+    case confirmDeleteAdvertiser = "GET /advertisers/:id/delete"
+    case deleteAdvertiser = "POST /advertisers/:id/delete"
+    case advertiserReport = "GET /advertisers/:id/report"
+    case advertiserReportCSV = "GET /advertisers/:id/report.csv"
+}
+
+/// The JSON API's own routes beside the generated operations (whose paths `openapi.yaml` holds).
+enum APIRoute: String, SiteRoute {
+    static let group = ""
+
+    case document = "GET /api/openapi.yaml"
+    /// Any other address under `/api`: a problem+json 404 (registered for every method).
+    case unknown = "GET /api/**"
+}
+
+/// Links with parameters and queries, built from the routes above.
+extension Route {
+    static let staticFiles = "/static"
+    static let stylesheet = staticFiles + "/app.css"
+    static let script = staticFiles + "/app.js"
+    static let icon = staticFiles + "/icon.svg"
+    static let manifest = staticFiles + "/manifest.webmanifest"
+    static let tvmazeCredit = "https://www.tvmaze.com/"
+
+    static func searchFor(_ text: String) -> String { search.link(query: ["q": text]) }
+    /// Where the no-JavaScript collection button returns: the same search, announcing what the button did.
+    static func searchDone(_ searchPath: String, _ action: String) -> String {
+        searchPath + (searchPath.contains("?") ? "&" : "?") + "done=\(action)"
+    }
+    static func showsPage(_ page: Int) -> String { page > 1 ? shows.link(query: ["page": "\(page)"]) : shows.path }
+    static func showSearch(_ text: String) -> String { shows.link(query: ["q": text]) }
+    static func showFavoritesPage(_ page: Int) -> String { showFavorites.link(query: ["page": "\(page)"]) }
+    static func moviesOf(year: Int) -> String { movies.link(query: ["year": "\(year)"]) }
+    static func removeMovieConfirmation(_ id: Int, returnTo: String) -> String { confirmRemoveMovie.link(id, query: ["return_to": returnTo]) }
+    static func removeShowConfirmation(_ id: Int, returnTo: String) -> String { confirmRemoveShow.link(id, query: ["return_to": returnTo]) }
+    static func note(_ id: Int, returnTo: String) -> String { movieNote.link(id, query: ["return_to": returnTo]) }
+
+    static func libraryList(_ list: LibraryList, page: Int = 1, kind: MediaKind? = nil) -> String {
+        library.link(query: ["list": list.rawValue, "kind": kind?.rawValue, "page": page > 1 ? "\(page)" : nil])
+    }
+
+    static func revokeTokenLink(_ id: UUID) -> String { revokeToken.link(id.uuidString.lowercased()) }
+    static func offerImageLink(_ id: UUID) -> String { offerImage.link(id.uuidString.lowercased()) }
+    static func offerClickLink(_ id: Int, title: TitleRef?) -> String {
+        offerClick.link(id) + (title.map { "?title=\($0)" } ?? "")
+    }
+
+    static func posterImage(source: String?, seed: Int, title: String) -> String {
+        poster.link(query: ["seed": "\(seed)", "title": String(title.prefix(80)), "src": source])
+    }
+
+    static func query(_ value: String) -> String { PercentEncoding.query(value) }
+
+    /// A `return_to` target must be a path on this site: never another host (no open redirect).
+    static func safeReturnPath(_ raw: String?, fallback: String) -> String {
+        guard let raw, raw.count <= 512, raw.hasPrefix("/"), !raw.hasPrefix("//"), !raw.hasPrefix("/\\"),
+            !raw.contains(where: { $0.isNewline || $0 == "\\" || $0.asciiValue.map { $0 < 0x20 } == true })
+        else { return fallback }
+        return raw
+    }
+}
+
+extension AdminRoute {
+    /// `/admin/offers/7/report?from=…&to=…` (or the CSV download) for a report's subject.
+    static func report(_ subject: OfferTracker.Scope, range: ReportRange? = nil, csv: Bool = false) -> String {
+        let (route, id): (AdminRoute, Int) = switch subject {
+        case .offer(let id): (csv ? .offerReportCSV : .offerReport, id)
+        case .advertiser(let id): (csv ? .advertiserReportCSV : .advertiserReport, id)
+        }
+        return route.link(id, query: ["from": range?.from, "to": range?.to])
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The Search tab: one title field; the best match in full, then other films and TV shows.
+/// Opening it without a query shows the visitor's last search (from the database, so offline too).
+struct SearchController {
+    let search: SearchService
+    let library: LibraryService
+    let sessions: SessionService
+    let offers: OfferService
+    let logger: Logger
+    let renderer: PageRenderer
+
+    func register(on router: RouterGroup<AppRequestContext>) {
+        router.on(Route.search) { request, context in try await page(request, context) }
+    }
+
+    func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let parameters = try FormInput.decodeQuery(FormInput.SearchParameters.self, request)
+        let done = parameters.done
+        guard let raw = parameters.q else {
+            return try await remembered(context, done: done)
+        }
+        let query: SearchQuery
+        do {
+            query = try SearchQuery(raw)
+        } catch {
+            let page = SearchPage(query: String(raw.prefix(SearchQuery.maxLength)), messages: [SearchMessage(.error, error.message)])
+            return try renderer.response(page, status: .badRequest)
+        }
+        switch await search.search(query) {
+        case .failed(let error):
+            logger.notice("search failed", metadata: ["error": "\(error)"])
+            let page = SearchPage(query: query.text, messages: [Self.failureMessage(error, retryURL: Route.searchFor(query.text))])
+            return try renderer.response(page, status: .serviceUnavailable)
+        case .results(let result):
+            return try await results(result, context, done: done)
+        }
+    }
+
+    private func results(_ result: SearchResult, _ context: AppRequestContext, done: String?) async throws -> Response {
+        let returnTo = Route.searchFor(result.query)
+        var messages: [SearchMessage] = []
+        var cookie: Cookie?
+        if result.isRememberable {
+            do {
+                let profile: UUID
+                (profile, cookie) = try await SessionCookie.profileForWrite(context, sessions)
+                try await search.remember(result, profile: profile)
+            } catch {
+                logger.error("remembering the search failed", metadata: ["error": "\(error)"])
+                messages.append(SearchMessage(.error, "This search could not be saved as your last search; the previous one is kept."))
+            }
+        }
+        if let message = Self.omdbMessage(result.omdb) { messages.append(message) }
+        if result.movies.isEmpty {
+            let offline = result.source == .offlineCatalogue
+            messages.append(SearchMessage(
+                offline ? .error : .info,
+                offline
+                    ? "You’re offline and no film in PopcornSwirl’s built-in catalogue matches “\(result.query)”. Searching iTunes needs a connection."
+                    : "No films match “\(result.query)” on iTunes." + (result.shows.isEmpty ? " Check the spelling, or try fewer words." : "")
+            ))
+        }
+        let profile = context.profileID
+        let movieStates = try await library.states(profile: profile, movieIDs: result.movies.map(\.id))
+        let showStates = try await library.states(profile: profile, movieIDs: result.shows.map(\.id), kind: .show)
+        let best = result.bestMatch.map { BestMatchView(movie: $0, details: result.omdb?.details, saved: movieStates[$0.id], returnTo: returnTo) }
+        let page = SearchPage(
+            query: result.query, messages: messages, source: result.source, bestHeading: best == nil ? nil : "Best match",
+            best: best,
+            otherCards: result.otherMovies.map { MovieCardView(movie: $0, state: movieStates[$0.id], returnTo: returnTo) },
+            showCards: result.shows.map { ShowCardView(show: $0, saved: showStates[$0.id] != nil, returnTo: returnTo) },
+            flash: best.flatMap { Self.flash($0, done: done) }
+        )
+        let listing = ListingContext(movies: result.movies, shows: result.shows, kind: nil, key: nil)
+        var response = try await renderer.listingResponse(page, listing: listing, offers: offers, visitor: context.visitor)
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    /// No query: the last search, else a welcome (online) or an error (offline).
+    private func remembered(_ context: AppRequestContext, done: String?) async throws -> Response {
+        let last: LastSearch?
+        do {
+            last = try await search.last(profile: context.profileID)
+        } catch {
+            logger.error("reading the last search failed", metadata: ["error": "\(error)"])
+            let page = SearchPage(query: "", messages: [SearchMessage(.error, "Your last search could not be loaded just now. You can still search.")])
+            return try renderer.response(page, status: .serviceUnavailable)
+        }
+        guard let last else {
+            if await search.isOnline() {
+                return try renderer.response(SearchPage(query: "", messages: [SearchMessage(.welcome, SearchPage.welcome, heading: "Find a film or a show")]))
+            }
+            let page = SearchPage(query: "", messages: [SearchMessage(.error, SearchPage.offlineNoSearch, heading: "No connection")])
+            return try renderer.response(page, status: .serviceUnavailable)
+        }
+        let saved = try await library.item(profile: context.profileID, movieID: last.movie.id)
+        let best = BestMatchView(movie: last.movie, details: last.details, saved: saved, returnTo: Route.search.path)
+        let when = Formats.moment.string(from: last.searchedAt)
+        let page = SearchPage(
+            query: last.query, messages: [SearchMessage(.info, "Your last search, “\(last.query)”, on \(when).")],
+            bestHeading: "Your last search", best: best, flash: Self.flash(best, done: done)
+        )
+        return try renderer.response(page)
+    }
+
+    /// What the no-JavaScript collection button did, confirmed against the database: a link cannot
+    /// claim a save that did not happen.
+    static func flash(_ best: BestMatchView, done: String?) -> String? {
+        switch done {
+        case SearchPage.doneAdded where best.favorite: "“\(best.title)”: \(SearchPage.added)."
+        case SearchPage.doneRemoved where !best.favorite: "“\(best.title)”: \(SearchPage.removed)."
+        default: nil
+        }
+    }
+
+    static func failureMessage(_ error: UpstreamError, retryURL: String? = nil) -> SearchMessage {
+        let reason = switch error {
+        case .rateLimited, .throttled: "iTunes is busy right now (too many searches in a minute)."
+        case .badStatus(let status): "iTunes answered with an error (HTTP \(status))."
+        case .refused(let text): "iTunes refused the search (“\(text.prefix(120))”)."
+        default: "iTunes sent an answer we couldn’t read."
+        }
+        return SearchMessage(
+            .error, "\(reason) \(ErrorTexts.fetchFailed) Your last search is kept as it was.", heading: ErrorTexts.title, retryURL: retryURL
+        )
+    }
+
+    static func omdbMessage(_ status: OMDbStatus?) -> SearchMessage? {
+        switch status {
+        case .failed(let error):
+            let reason = if case .refused(let text) = error { "OMDb refused the request (“\(text.prefix(120))”)." } else { "OMDb could not be reached or sent an answer we couldn’t read." }
+            return SearchMessage(.error, "\(reason) Director, plot and rating come from iTunes alone this time, and your last search is kept as it was.", heading: "Film details unavailable")
+        case .limitReached:
+            return SearchMessage(.info, "OMDb’s daily allowance of \(OMDbClient.dailyLimit.formatted()) lookups is used up, so details such as the IMDb rating are back tomorrow. Everything else works.")
+        case .notFound:
+            return SearchMessage(.error, "OMDb answered that it has no such film (“Movie not found!”). What you see comes from iTunes alone, and your last search is kept as it was.", heading: "Film details unavailable")
+        case .disabled, .found, nil:
+            return nil
+        }
+    }
+}

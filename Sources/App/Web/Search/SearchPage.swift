@@ -1,0 +1,123 @@
+import Foundation
+
+/// A line above the results: what happened, said plainly. `alert` ones are errors.
+struct SearchMessage {
+    enum Kind: String { case welcome, info, success, error }
+    let kind: Kind
+    let heading: String?
+    let text: String
+    // Stored, not computed: templates read properties through reflection.
+    let isAlert: Bool
+    let cssClass: String
+    /// For failures: repeats the search.
+    let retryURL: String?
+
+    init(_ kind: Kind, _ text: String, heading: String? = nil, retryURL: String? = nil) {
+        self.kind = kind
+        self.text = text
+        self.heading = heading
+        self.retryURL = retryURL
+        isAlert = kind == .error
+        cssClass = "search-message search-\(kind.rawValue)"
+    }
+}
+
+/// The best-matching film in full: poster, title, year, genre, director, plot, the movie detail's
+/// links and buttons, and OMDb's extras when there are any.
+struct BestMatchView {
+    let id: Int
+    let title: String
+    let year: String?
+    let genre: String?
+    let director: String?
+    let plot: String?
+    let releaseDate: String?
+    let releaseDateISO: String?
+    let runtime: String?
+    let rated: String?
+    let actors: String?
+    let imdbRating: String?
+    let imdbURL: String?
+    let storeURL: String?
+    let posterURL: String
+    let detailURL: String
+    let actionURL: String
+    let favorite: Bool
+    let watched: Bool
+    let collectionValue: String
+    let collectionLabel: String
+    let watchedValue: String
+    let watchedLabel: String
+    /// After the no-JavaScript collection button: back to this screen with the outcome to announce.
+    let collectionReturnTo: String
+    let returnTo: String
+
+    init(movie: Movie, details: OMDbDetails?, saved: LibraryItem?, returnTo: String) {
+        id = movie.id
+        title = movie.title
+        year = (movie.year ?? details?.startYear).map(String.init)
+        genre = movie.genre ?? details?.genre
+        director = details?.director ?? movie.director
+        plot = details?.plot ?? movie.synopsis
+        releaseDate = movie.releaseDate.map(Formats.longDay.string) ?? details?.released
+        releaseDateISO = movie.releaseDate.map(Formats.day.string)
+        runtime = Formats.runtime(movie.runtimeMinutes) ?? details?.runtime
+        rated = details?.rated ?? movie.contentRating
+        actors = details?.actors
+        imdbRating = details?.imdbRating.map { "\($0)/10" + (details?.imdbVotes.map { " (\($0) votes)" } ?? "") }
+        imdbURL = details?.imdbURL
+        storeURL = movie.storeURL
+        posterURL = Route.posterImage(source: movie.artworkURL, seed: movie.id, title: movie.title)
+        detailURL = Route.movie.link(movie.id)
+        actionURL = Route.saveMovie.link(movie.id)
+        favorite = saved?.favorite ?? false
+        watched = saved?.watched ?? false
+        collectionValue = favorite ? "0" : "1"
+        collectionLabel = favorite ? SearchPage.inCollection : SearchPage.addToCollection
+        watchedValue = watched ? "0" : "1"
+        watchedLabel = watched ? "Watched ✓" : "Add to Watched"
+        self.returnTo = returnTo
+        collectionReturnTo = Route.searchDone(returnTo, favorite ? SearchPage.doneRemoved : SearchPage.doneAdded)
+    }
+}
+
+struct SearchPage: Page {
+    static let template = "search/search"
+
+    static let addToCollection = "Add to collection"
+    static let inCollection = "In your collection ✓"
+    static let doneAdded = "added"
+    static let doneRemoved = "removed"
+    static let added = "Added to your collection"
+    static let removed = "Removed from your collection"
+    static let welcome = "Type the title of a film or TV show above. The best match is shown in full — poster, director, plot — with the other films and shows that match. Your last search stays here for next time, even offline."
+    static let offlineNoSearch = "You’re offline, and there is no previous search to show. Searching needs a connection to iTunes: try again when you’re back online."
+
+    let chrome: Chrome
+    let query: String
+    let maxLength = SearchQuery.maxLength
+    let messages: [SearchMessage]
+    let bestHeading: String?
+    let best: BestMatchView?
+    let otherGroups: [CardGroup<MovieCardView>]
+    let hasOthers: Bool
+    let showGroups: [CardGroup<ShowCardView>]
+    let hasShows: Bool
+    let flash: String?
+
+    init(
+        query: String, messages: [SearchMessage], source: CatalogSource? = nil, bestHeading: String? = nil, best: BestMatchView? = nil,
+        otherCards: [MovieCardView] = [], showCards: [ShowCardView] = [], flash: String? = nil
+    ) {
+        chrome = Chrome(query.isEmpty ? "Search" : "“\(query.prefix(60))” — Search", tab: .search, notice: source.flatMap { Formats.sourceNotice($0) }, tvCredit: !showCards.isEmpty)
+        self.query = query
+        self.messages = messages
+        self.bestHeading = bestHeading
+        self.best = best
+        otherGroups = SponsoredSlots.groups(otherCards)
+        hasOthers = !otherCards.isEmpty
+        showGroups = SponsoredSlots.groups(showCards)
+        hasShows = !showCards.isEmpty
+        self.flash = flash
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Hummingbird
+
+struct MessagePage: Page {
+    static let template = "shared/message"
+
+    let chrome: Chrome
+    let heading: String
+    let message: String
+    let retryURL: String?
+    let backURL: String
+    let backLabel: String
+    let retryForm: RetryForm?
+
+    init(chrome: Chrome, heading: String, message: String, retryURL: String?, backURL: String, retryForm: RetryForm? = nil) {
+        self.chrome = chrome
+        self.heading = heading
+        self.message = message
+        self.retryURL = retryURL
+        self.backURL = backURL
+        self.retryForm = retryForm
+        backLabel = switch Route.tab(of: backURL) {
+        case .shows: "Back to TV Shows"
+        case .library: "Back to My Lists"
+        case .movies: "Back to Movies"
+        case .search, nil: "Go back"
+        }
+    }
+}
+
+enum ErrorPages {
+    static func notFound(_ renderer: PageRenderer, _ message: String) throws -> Response {
+        let page = MessagePage(chrome: Chrome("Not found", tab: nil), heading: "Not found", message: message, retryURL: nil, backURL: Route.home.path)
+        return try renderer.response(page, status: .notFound)
+    }
+
+    static func badRequest(_ renderer: PageRenderer, _ message: String, backURL: String = Route.home.path) throws -> Response {
+        let page = MessagePage(chrome: Chrome("Check your request", tab: nil), heading: "Check your request", message: message, retryURL: nil, backURL: backURL)
+        return try renderer.response(page, status: .badRequest)
+    }
+
+    /// An action failed: the retry dialog as a page, whose Retry posts the same action again.
+    static func retry(_ renderer: PageRenderer, message: String, form: RetryForm) throws -> Response {
+        let page = MessagePage(
+            chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: message, retryURL: nil,
+            backURL: Route.safeReturnPath(form.fields.first { $0.name == "return_to" }?.value, fallback: Route.home.path), retryForm: form
+        )
+        return try renderer.response(page, status: .serviceUnavailable)
+    }
+
+    /// Upstream failed and nothing is known: the retry page (503, so nobody caches it).
+    static func fetchFailed(_ renderer: PageRenderer, retryURL: String) throws -> Response {
+        let page = MessagePage(chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: ErrorTexts.fetchFailed, retryURL: retryURL, backURL: Route.home.path)
+        return try renderer.response(page, status: .serviceUnavailable)
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// The no-JavaScript Retry: a form that posts the failed action again.
+struct RetryForm {
+    struct Field {
+        let name: String
+        let value: String
+    }
+
+    let action: String
+    let fields: [Field]
+
+    init(action: String, fields: [(String, String)]) {
+        self.action = action
+        self.fields = fields.map { Field(name: $0.0, value: $0.1) }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Mustache
+
+/// One TV show row/card: poster, name, and its single action — green "Favorite" when not saved,
+/// red "Delete" (with confirmation) when saved.
+struct ShowCardView: MustacheParent {
+    let isShow = true
+    let id: Int
+    let name: String
+    let meta: String
+    let posterURL: String
+    let detailURL: String
+    let actionURL: String
+    let removeActionURL: String
+    let removeURL: String
+    let returnTo: String
+    let saved: Bool
+
+    init(show: Show, saved: Bool, returnTo: String) {
+        self.init(id: show.id, name: show.name, year: show.premieredYear, genre: show.genres.first, artworkURL: show.imageMedium, saved: saved, returnTo: returnTo)
+    }
+
+    init(item: LibraryItem, returnTo: String) {
+        self.init(id: Int(item.itemID) ?? 0, name: item.title, year: item.year, genre: item.genre, artworkURL: item.artworkURL, saved: true, returnTo: returnTo)
+    }
+
+    private init(id: Int, name: String, year: Int?, genre: String?, artworkURL: String?, saved: Bool, returnTo: String) {
+        self.id = id
+        self.name = name
+        meta = [year.map(String.init), genre].compactMap { $0 }.joined(separator: " · ")
+        posterURL = Route.posterImage(source: artworkURL, seed: id, title: name)
+        detailURL = Route.show.link(id)
+        actionURL = Route.saveShow.link(id)
+        removeActionURL = Route.removeShow.link(id)
+        removeURL = Route.removeShowConfirmation(id, returnTo: returnTo)
+        self.returnTo = returnTo
+        self.saved = saved
+    }
+
+    /// Lists of up to 250 shows: answer template lookups without reflection (same values as reflection).
+    func child(named name: String) -> Any? {
+        switch name {
+        case "isShow": isShow
+        case "id": id
+        case "name": self.name
+        case "meta": meta
+        case "posterURL": posterURL
+        case "detailURL": detailURL
+        case "actionURL": actionURL
+        case "removeActionURL": removeActionURL
+        case "removeURL": removeURL
+        case "returnTo": returnTo
+        case "saved": saved
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+
+struct ShowsPage: Page {
+    static let template = "shows/list"
+
+    let chrome: Chrome
+    let groups: [CardGroup<ShowCardView>]
+    let hasCards: Bool
+    let query: String?
+    let heading: String
+    let emptyMessage: String
+    let previousURL: String?
+    let nextURL: String?
+    let pageText: String?
+    let favoritesURL = Route.showFavorites.path
+    let formURL = Route.shows.path
+
+    init(cards: [ShowCardView], source: CatalogSource, query: String?, page: Int?, isEnd: Bool) {
+        chrome = Chrome(query.map { "TV shows matching “\($0)”" } ?? "TV Shows", tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), tvCredit: true)
+        groups = SponsoredSlots.groups(cards)
+        hasCards = !cards.isEmpty
+        self.query = query
+        heading = query.map { "Shows matching “\($0)”" } ?? "TV Shows"
+        emptyMessage = query != nil
+            ? "No TV show matches that name. Check the spelling or try fewer words."
+            : (source == .offlineCatalogue ? "TVMaze can’t be reached, and the built-in catalogue has only one page." : "You’ve reached the end of TVMaze’s index.")
+        previousURL = page.flatMap { $0 > 1 ? Route.showsPage($0 - 1) : nil }
+        nextURL = page.flatMap { isEnd ? nil : Route.showsPage($0 + 1) }
+        pageText = page.map { "Page \($0)" }
+    }
+}
+
+struct ShowFavoritesPage: Page {
+    static let template = "shows/favorites"
+
+    let chrome: Chrome
+    let browseURL = Route.shows.path
+    let cards: [ShowCardView]
+    let hasCards: Bool
+    let countText: String
+    let total: Int
+    let previousURL: String?
+    let nextURL: String?
+
+    init(cards: [ShowCardView], page: LibraryPage) {
+        chrome = Chrome("TV Favorites", tab: .shows, tvCredit: true)
+        self.cards = cards
+        hasCards = !cards.isEmpty
+        countText = page.total == 1 ? "1 show" : "\(page.total) shows"
+        total = page.total
+        previousURL = page.page > 1 ? Route.showFavoritesPage(page.page - 1) : nil
+        nextURL = page.page < page.pageCount ? Route.showFavoritesPage(page.page + 1) : nil
+    }
+}
+
+struct ShowDetailPage: Page {
+    static let template = "shows/detail"
+
+    struct Fact {
+        let label: String
+        let value: String
+    }
+
+    let chrome: Chrome
+    let id: Int
+    let name: String
+    let posterURL: String
+    /// Sanitised by `HTMLSanitizer`: the only markup from a third party that reaches a page.
+    let summaryHTML: String?
+    let imdbURL: String?
+    let officialSite: String?
+    let tvmazeURL: String?
+    let facts: [Fact]
+    let saved: Bool
+    let actionURL: String
+    let removeActionURL: String
+    let removeURL: String
+    let returnTo: String
+    let offers: TitleOffersView
+
+    init(show: Show, source: CatalogSource, saved: Bool, offers: OfferService.TitleOffers) {
+        chrome = Chrome(show.name, tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), bodyClass: "show-detail", tvCredit: true)
+        id = show.id
+        name = show.name
+        posterURL = Route.posterImage(source: show.imageOriginal ?? show.imageMedium, seed: show.id, title: show.name)
+        summaryHTML = show.summaryHTML.map(HTMLSanitizer.sanitize).flatMap { $0.isEmpty ? nil : $0 }
+        imdbURL = show.imdbURL
+        officialSite = show.officialSite
+        tvmazeURL = show.tvmazeURL
+        var facts: [Fact] = []
+        func add(_ label: String, _ value: String?) {
+            if let value, !value.isEmpty { facts.append(Fact(label: label, value: value)) }
+        }
+        add("Genres", show.genres.joined(separator: ", "))
+        add("Status", show.status)
+        add("Premiered", show.premiered)
+        add("Ended", show.ended)
+        add("Network", show.network.map { name in show.networkCountry.map { "\(name) (\($0))" } ?? name })
+        add("Streaming", show.webChannel)
+        add("Schedule", show.scheduleText)
+        add("Runtime", show.runtimeMinutes.map { "\($0) min" })
+        add("Rating", show.rating.map { String(format: "%.1f / 10", $0) })
+        add("Type", show.type)
+        add("Language", show.language)
+        self.facts = facts
+        self.saved = saved
+        actionURL = Route.saveShow.link(show.id)
+        removeActionURL = Route.removeShow.link(show.id)
+        returnTo = Route.show.link(show.id)
+        removeURL = Route.removeShowConfirmation(show.id, returnTo: Route.show.link(show.id))
+        self.offers = TitleOffersView(offers)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// TV Shows (TVMaze index and name search), show detail, TV Favorites, and the save/delete actions.
+struct ShowsController {
+    static let maxQueryLength = SearchQuery.maxLength
+    let shows: ShowCatalog
+    let library: LibraryService
+    let sessions: SessionService
+    let offers: OfferService
+    let titles: TitleLookup
+    let actions: LibraryActions
+    let renderer: PageRenderer
+
+    func register(on router: RouterGroup<AppRequestContext>) {
+        router.on(Route.shows) { request, context in try await list(request, context) }
+        router.on(Route.showFavorites) { request, context in try await favorites(request, context) }
+        router.on(Route.show) { request, context in try await detail(request, context) }
+        router.on(Route.saveShow) { request, context in try await change(request, context) }
+        router.on(Route.confirmRemoveShow) { request, context in try await confirmRemove(request, context) }
+        router.on(Route.removeShow) { request, context in try await remove(request, context) }
+    }
+
+    func list(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters
+        if let q = try FormInput.decodeQuery(FormInput.SearchParameters.self, request).q, !q.trimmingCharacters(in: .whitespaces).isEmpty {
+            guard q.count <= Self.maxQueryLength else {
+                return try ErrorPages.badRequest(renderer, "Search for at most \(Self.maxQueryLength) characters.", backURL: Route.showsPage(1))
+            }
+            let result = await shows.search(q)
+            let saved = try await savedIDs(context.profileID, result.shows)
+            let returnTo = Route.showSearch(result.query)
+            let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
+            let page = ShowsPage(cards: cards, source: result.source, query: result.query, page: nil, isEnd: true)
+            return try await renderer.listingResponse(page, listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)"), offers: offers, visitor: context.visitor)
+        }
+        let pageText = query["page"].map(String.init) ?? "1"
+        guard let page = Int(pageText), (1...ShowCatalog.maxPage).contains(page) else {
+            return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page of the TV index (1 to \(ShowCatalog.maxPage)).", backURL: Route.showsPage(1))
+        }
+        let result = await shows.page(page)
+        let saved = try await savedIDs(context.profileID, result.shows)
+        let returnTo = Route.showsPage(page)
+        let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
+        let view = ShowsPage(cards: cards, source: result.source, query: nil, page: page, isEnd: result.isEnd)
+        return try await renderer.listingResponse(view, listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)"), offers: offers, visitor: context.visitor)
+    }
+
+    private func savedIDs(_ profile: UUID?, _ shows: [Show]) async throws -> Set<Int> {
+        Set(try await library.states(profile: profile, movieIDs: shows.map(\.id), kind: .show).keys)
+    }
+
+    func favorites(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let pageText = request.uri.queryParameters["page"].map(String.init) ?? "1"
+        guard let page = Int(pageText), page >= 1, page <= 100_000 else {
+            return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Route.showFavorites.path)
+        }
+        let result = try await library.list(profile: context.profileID, list: .favorites, page: page, kind: .show)
+        let cards = result.items.map { ShowCardView(item: $0, returnTo: Route.showFavorites.path) }
+        return try renderer.response(ShowFavoritesPage(cards: cards, page: result))
+    }
+
+    func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try showID(context)
+        let saved = try await library.item(profile: context.profileID, movieID: id, kind: .show) != nil
+        switch await titles.show(id, profile: context.profileID) {
+        case .found(let show, let source):
+            let offers = await offers.forTitle(OfferContext(show: show), visitor: context.visitor)
+            return try renderer.response(ShowDetailPage(show: show, source: source, saved: saved, offers: offers))
+        case .notFound:
+            return try ErrorPages.notFound(renderer, "TVMaze has no show with the id \(id).")
+        case .unavailable:
+            return try ErrorPages.fetchFailed(renderer, retryURL: Route.show.link(id))
+        }
+    }
+
+    struct ChangeForm: Decodable {
+        var favorite: String?
+        var return_to: String?
+    }
+
+    func change(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try showID(context)
+        let form = try await FormInput.decode(ChangeForm.self, request, context)
+        let wantsJSON = FormInput.wantsJSON(request)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.show.link(id))
+        let favorite: Bool
+        do {
+            favorite = try FormInput.flag(form.favorite, "favorite") ?? true
+        } catch {
+            return try wantsJSON ? JSONAnswer.error(.badRequest, error.message) : ErrorPages.badRequest(renderer, error.message, backURL: returnTo)
+        }
+        var cookie: Cookie?
+        let outcome = await actions.saveShow(id, favorite: favorite, profile: context.profileID) {
+            let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
+            cookie = newCookie
+            return profile
+        }
+        let retry = RetryForm(action: Route.saveShow.link(id), fields: [("favorite", favorite ? "1" : "0"), ("return_to", returnTo)])
+        if let failure = try renderer.libraryFailure(
+            outcome, kind: .show, id: id, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, note: nil
+        ) { return failure }
+        var response: Response = wantsJSON ? try JSONAnswer.ok(ShowStateJSON(saved: favorite)) : .redirect(to: returnTo, type: .normal)
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    func confirmRemove(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try showID(context)
+        let returnTo = Route.safeReturnPath(request.uri.queryParameters["return_to"].map(String.init), fallback: Route.showFavorites.path)
+        guard let item = try await library.item(profile: context.profileID, movieID: id, kind: .show) else {
+            return try ErrorPages.notFound(renderer, "This show isn’t in your favourites.")
+        }
+        let page = ConfirmRemovePage(title: item.title, actionURL: Route.removeShow.link(id), returnTo: returnTo, kindLabel: "TV show")
+        return try renderer.response(page)
+    }
+
+    struct RemoveForm: Decodable {
+        var return_to: String?
+    }
+
+    func remove(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try showID(context)
+        let form = try await FormInput.decode(RemoveForm.self, request, context)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.showFavorites.path)
+        let wantsJSON = FormInput.wantsJSON(request)
+        let outcome = await actions.remove(id, kind: .show, profile: context.profileID)
+        let retry = RetryForm(action: Route.removeShow.link(id), fields: [("return_to", returnTo)])
+        if let failure = try renderer.libraryFailure(
+            outcome, kind: .show, id: id, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, note: nil
+        ) { return failure }
+        return wantsJSON ? try JSONAnswer.ok(ShowStateJSON(saved: false)) : .redirect(to: returnTo, type: .normal)
+    }
+
+    func showID(_ context: AppRequestContext) throws -> Int {
+        guard let raw = context.parameters.get("id"), let id = Int(raw), id > 0, id < 100_000_000 else {
+            throw HTTPError(.notFound, message: "There is no TV show at this address.")
+        }
+        return id
+    }
+}
+
+struct ShowStateJSON: Encodable {
+    let saved: Bool
+}
