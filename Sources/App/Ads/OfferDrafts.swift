@@ -191,7 +191,7 @@ enum OfferRules {
     /// A real calendar day as `yyyy-MM-dd`, or nil.
     static func day(_ raw: String) -> String? {
         let text = raw.trimmingCharacters(in: .whitespaces)
-        guard text.count == 10, let date = Formats.day.date(from: text), Formats.day.string(from: date) == text else { return nil }
+        guard text.count == 10, let date = UTCFormatters.day.date(from: text), UTCFormatters.day.string(from: date) == text else { return nil }
         return text
     }
 }

@@ -26,17 +26,17 @@ public struct ReportRange: Sendable, Equatable {
     var days: [String] { Self.days(from, to) ?? [] }
 
     static func days(_ from: String, _ to: String) -> [String]? {
-        guard var date = Formats.day.date(from: from), let end = Formats.day.date(from: to) else { return nil }
+        guard var date = UTCFormatters.day.date(from: from), let end = UTCFormatters.day.date(from: to) else { return nil }
         var out: [String] = []
         while date <= end, out.count <= maxDays {
-            out.append(Formats.day.string(from: date))
+            out.append(UTCFormatters.day.string(from: date))
             date = date.addingTimeInterval(86_400)
         }
         return out
     }
 
     static func shift(_ day: String, by days: Int) -> String? {
-        Formats.day.date(from: day).map { Formats.day.string(from: $0.addingTimeInterval(Double(days) * 86_400)) }
+        UTCFormatters.day.date(from: day).map { UTCFormatters.day.string(from: $0.addingTimeInterval(Double(days) * 86_400)) }
     }
 }
 

@@ -52,7 +52,7 @@ public final class OfferTracker: Sendable {
         self.flushDelay = flushDelay
     }
 
-    func day(_ date: Date? = nil) -> String { Formats.day.string(from: date ?? clock.now()) }
+    func day(_ date: Date? = nil) -> String { UTCFormatters.day.string(from: date ?? clock.now()) }
 
     /// Records that `visitor` was shown these offers (on `today`, when the caller already has it). Never waits and never fails.
     func impressions(_ offers: [Offer], visitor: String, on today: String? = nil) {

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Mustache
 
 /// The Movies screen (a year's films) and the movie detail screen.
 struct MoviesController {

@@ -1,6 +1,5 @@
 import Foundation
 import Hummingbird
-import Mustache
 
 /// The frame around every page: title, the active tab, and an optional banner.
 struct Chrome {

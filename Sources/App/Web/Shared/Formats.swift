@@ -1,20 +1,10 @@
 import Foundation
-import Hummingbird
-import Mustache
 
+/// How pages write dates, runtimes, prices and where their data came from.
 enum Formats {
-    // DateFormatter is thread-safe for formatting; these are configured once and never mutated.
-    nonisolated(unsafe) static let day = utcFormatter("yyyy-MM-dd")
-    nonisolated(unsafe) static let longDay = utcFormatter("d MMMM yyyy")
-    nonisolated(unsafe) static let moment = utcFormatter("d MMM yyyy, HH:mm 'UTC'")
-
-    private static func utcFormatter(_ format: String) -> DateFormatter {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = format
-        return formatter
-    }
+    static var day: DateFormatter { UTCFormatters.day }
+    static var longDay: DateFormatter { UTCFormatters.longDay }
+    static var moment: DateFormatter { UTCFormatters.moment }
 
     /// The banner for anything that is not live: stale cache or the bundled catalogue.
     static func sourceNotice(_ source: CatalogSource, provider: String = "iTunes") -> String? {

@@ -1,0 +1,93 @@
+import Foundation
+import Hummingbird
+
+struct CredentialsPage: Page {
+    static let template = "account/credentials"
+
+    enum Mode { case signUp, signIn }
+
+    let chrome: Chrome
+    let isSignUp: Bool
+    let heading: String
+    let action: String
+    let submitLabel: String
+    let otherURL: String
+    let otherLabel: String
+    let next: String
+    let username: String
+    let errors: [String: String]
+    let minimum = PasswordPolicy.minimum
+    let maximum = PasswordPolicy.maximum
+
+    init(mode: Mode, next: String, username: String, errors: [String: String]) {
+        isSignUp = mode == .signUp
+        heading = isSignUp ? "Create your account" : "Sign in"
+        chrome = Chrome(heading, tab: .library)
+        action = isSignUp ? Route.signUp.path : Route.signIn.path
+        submitLabel = isSignUp ? "Create account" : "Sign in"
+        otherURL = (isSignUp ? Route.signIn.path : Route.signUp.path) + "?next=\(Route.query(next))"
+        otherLabel = isSignUp ? "Already have an account? Sign in" : "New here? Create an account"
+        self.next = next
+        self.username = username
+        self.errors = errors
+    }
+}
+
+struct AccountPage: Page {
+    static let template = "account/account"
+
+    struct NewToken {
+        let name: String
+        let token: String
+    }
+
+    struct TokenRow {
+        let name: String
+        let hint: String
+        let created: String
+        let lastUsed: String
+        let revokeURL: String
+    }
+
+    let chrome = Chrome("Your account", tab: .library)
+    let username: String
+    let isAdmin: Bool
+    let tokens: [TokenRow]
+    let hasTokens: Bool
+    let newToken: NewToken?
+    let notice: String?
+    let errors: [String: String]
+    let minimum = PasswordPolicy.minimum
+    let maximum = PasswordPolicy.maximum
+    let signOutURL = Route.signOut.path
+    let passwordURL = Route.changePassword.path
+    let deleteURL = Route.deleteAccount.path
+    let tokensURL = Route.createToken.path
+    let adminURL = AdminRoute.offers.path
+    let apiDocsURL = APIRoute.document.path
+
+    init(account: AccountService.Account, tokens: [APITokenService.Token], newToken: NewToken?, notice: String?, errors: [String: String]) {
+        username = account.username
+        isAdmin = account.isAdmin
+        self.tokens = tokens.map {
+            TokenRow(
+                name: $0.name, hint: $0.hint, created: Formats.longDay.string(from: $0.createdAt),
+                lastUsed: $0.lastUsedAt.map(Formats.longDay.string) ?? "Never", revokeURL: Route.revokeTokenLink($0.id)
+            )
+        }
+        hasTokens = !tokens.isEmpty
+        self.newToken = newToken
+        self.notice = notice
+        self.errors = errors
+    }
+}
+
+struct DeleteAccountPage: Page {
+    static let template = "account/delete"
+
+    let chrome = Chrome("Delete your account", tab: .library)
+    let username: String
+    let error: String?
+    let action = Route.deleteAccount.path
+    let cancelURL = Route.account.path
+}

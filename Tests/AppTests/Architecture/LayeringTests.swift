@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// The shape every change keeps (docs/ARCHITECTURE.md): read from the source files themselves,
+/// so a shortcut that breaks a rule fails here rather than in a review.
+@Suite("Architecture rules")
+struct LayeringTests {
+    static let app = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/App")
+    static let domainFolders = ["Accounts", "Ads", "Catalog", "Config", "Library", "Persistence", "Posters", "Search", "Support", "TV"]
+
+    /// Every Swift file under `folder` (relative to Sources/App) with its text.
+    static func sources(_ folder: String) -> [(path: String, text: String)] {
+        let root = app.appendingPathComponent(folder)
+        guard let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+        return files.compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }.compactMap { url in
+            (try? String(contentsOf: url, encoding: .utf8)).map { (url.path.replacingOccurrences(of: app.path + "/", with: ""), $0) }
+        }
+    }
+
+    /// The types a folder declares.
+    static func declaredTypes(_ folder: String) -> Set<String> {
+        let pattern = /(?m)^(?:public |final |public final )?(?:struct|enum|class|protocol|actor)\s+([A-Z][A-Za-z0-9]*)/
+        return Set(sources(folder).flatMap { file in file.text.matches(of: pattern).map { String($0.1) } })
+    }
+
+    @Test("no domain folder uses a type of Web/ or API/")
+    func domainDoesNotReachUp() {
+        let upper = Self.declaredTypes("Web").union(Self.declaredTypes("API"))
+        #expect(upper.contains("Route") && upper.contains("PageRenderer") && upper.contains("APIController"))
+        for folder in Self.domainFolders {
+            for file in Self.sources(folder) {
+                let words = Set(file.text.split { !$0.isLetter && !$0.isNumber }.map(String.init))
+                let used = words.intersection(upper).subtracting(Self.declaredTypes(folder))
+                #expect(used.isEmpty, "\(file.path) uses \(used.sorted())")
+            }
+        }
+    }
+
+    @Test("site paths are written only in the route type; no controller takes AppServices")
+    func pathsOnlyInRoutes() {
+        for file in Self.sources("Web") + Self.sources("API") where !file.path.hasSuffix("Web/Routes.swift") {
+            for prefix in [#""/api"#, #""/admin"#, #""/movies"#, #""/shows"#, #""/library"#, #""/account"#, #""/search"#, #""/offers"#] {
+                #expect(!file.text.contains(prefix), "\(file.path) writes a path (\(prefix))")
+            }
+            #expect(!file.text.contains(": AppServices"), "\(file.path) takes AppServices")
+        }
+        for template in (FileManager.default.enumerator(atPath: Self.app.appendingPathComponent("Resources/templates").path)?
+            .compactMap { $0 as? String } ?? []).filter({ $0.hasSuffix(".mustache") })
+        {
+            let text = (try? String(contentsOf: Self.app.appendingPathComponent("Resources/templates/" + template), encoding: .utf8)) ?? ""
+            #expect(!text.contains(#"="/"#) && !text.contains("}}/"), "\(template) writes a path by hand")
+        }
+    }
+
+    @Test("no Swift source file is over 250 lines")
+    func filesStaySmall() {
+        for file in Self.sources("") {
+            let lines = file.text.split(separator: "\n", omittingEmptySubsequences: false).count - 1
+            #expect(lines <= 250, "\(file.path) has \(lines) lines")
+        }
+    }
+}
