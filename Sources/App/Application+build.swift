@@ -32,6 +32,8 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         ))
     }
     router.add(middleware: VisitorMiddleware(sessions: services.sessions))
+    let apiRoutes = try APIRoutes.load()
+    router.add(middleware: APIMethodMiddleware(routes: apiRoutes))
 
     // Pages and forms: CSRF-checked. The console is a group inside them whose gate denies by default.
     let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer))
@@ -64,7 +66,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     adminOffers.register(on: admin)
     AdminAdvertisersController(offers: adminOffers).register(on: admin)
 
-    try apiController(services, actions: actions).register(on: router, sessions: services.sessions, tokens: services.tokens, accounts: services.accounts)
+    try apiController(services, actions: actions).register(on: router, routes: apiRoutes, sessions: services.sessions, tokens: services.tokens, accounts: services.accounts)
     return router
 }
 

@@ -18,12 +18,10 @@ struct APIController: APIProtocol {
     let clock: any AppClock
     let logger: Logger
 
-    /// The API's routes, each in its group: 405s and every answer go through `APIProblemMiddleware`;
+    /// The API's routes, each in its group: every answer goes through `APIProblemMiddleware`,
     /// operations through `APISessionMiddleware`, the admin ones through its admin-only instance.
-    func register(on router: Router<AppRequestContext>, sessions: SessionService, tokens: APITokenService, accounts: AccountService) throws {
-        let routes = try APIRoutes.load()
+    func register(on router: Router<AppRequestContext>, routes: APIRoutes, sessions: SessionService, tokens: APITokenService, accounts: AccountService) throws {
         let api = router.group().add(middleware: APIProblemMiddleware(logger: logger))
-        routes.registerMethodNotAllowed(on: api)
         let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false))
         let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true))
         members.on(APIRoute.document) { _, _ in
@@ -32,7 +30,7 @@ struct APIController: APIProtocol {
             headers[.contentType] = "application/yaml; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(data: data)))
         }
-        for method in APIRoutes.triedMethods {
+        for method: HTTPRequest.Method in [.get, .head, .post, .put, .delete, .patch, .options] {
             members.on(RouterPath(APIRoute.unknown.pattern), method: method) { _, _ -> Response in throw HTTPError(.notFound) }
         }
         try registerHandlers(on: APITransport(members: members, admins: admins, routes: routes))

@@ -57,23 +57,26 @@ struct APITransport: ServerTransport {
     }
 }
 
-extension APIRoutes {
-    /// The methods a client may try that a path does not have: each is a 405 with `Allow`.
-    static let triedMethods: [HTTPRequest.Method] = [.get, .head, .post, .put, .delete, .patch, .options, .trace, .connect]
+/// A request the router could not route whose path is one of `openapi.yaml`'s: the method is
+/// wrong, so 405 with `Allow` (RFC 9110), whatever the method's name. The router answers any
+/// unknown method with its not-found responder, which runs inside the router's middleware.
+struct APIMethodMiddleware: RouterMiddleware {
+    let routes: APIRoutes
 
-    /// Registers a 405 + `Allow` for every method the document does not list for a path (RFC 9110).
-    func registerMethodNotAllowed(on group: RouterGroup<AppRequestContext>) {
-        for route in routes {
-            let allowed = route.methods.contains(.get) ? route.methods + [.head] : route.methods
-            for method in Self.triedMethods where !allowed.contains(method) {
-                group.on(RouterPath(route.path), method: method) { request, _ in
-                    var response = try JSONAnswer.error(
-                        .methodNotAllowed, "\(request.method.rawValue.prefix(20)) is not an operation of \(request.uri.path.prefix(100))."
-                    )
-                    response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
-                    return response
-                }
-            }
+    func handle(
+        _ request: Request, context: AppRequestContext,
+        next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            guard let allowed = routes.allowed(request.uri.path), !allowed.contains(request.method) else { throw error }
+            var response = try JSONAnswer.error(
+                .methodNotAllowed, "\(request.method.rawValue.prefix(20)) is not an operation of \(request.uri.path.prefix(100))."
+            )
+            response.headers[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
     }
 }

@@ -59,6 +59,16 @@ struct APIRoutes: Sendable {
         self.routes = routes
     }
 
+    /// The methods the document lists for a path (HEAD with GET), or nil for a path it does not have.
+    func allowed(_ path: String) -> [HTTPRequest.Method]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        guard let route = routes.first(where: { route in
+            route.segments.count == parts.count
+                && zip(route.segments, parts).allSatisfy { segment, part in segment.map { $0 == part } ?? !part.isEmpty }
+        }) else { return nil }
+        return route.methods.contains(.get) ? route.methods + [.head] : route.methods
+    }
+
     static func segments(_ path: String) -> [String?] {
         path.split(separator: "/").map { $0.hasPrefix("{") || $0.hasPrefix(":") ? nil : String($0) }
     }

@@ -112,6 +112,7 @@ struct TokenAndAuthorizationTests {
                 let cases: [(String, HTTPRequest.Method, String)] = [
                     ("/api/v1/movies", .delete, "GET, HEAD"), ("/api/v1/library/movies/1", .get, "PUT, DELETE"),
                     ("/api/v1/admin/offers/1", .post, "GET, PUT, DELETE, HEAD"), ("/api/v1/search/last", .init("TRACE")!, "GET, HEAD"),
+                    ("/api/v1/shows", .init("QUERY")!, "GET, HEAD"),
                 ]
                 for (path, method, allow) in cases {
                     let response = try await client.execute(uri: path, method: method, headers: [.accept: "application/json"])
