@@ -64,6 +64,8 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
+            // Checked-in descriptions the tests compare with, read through #filePath.
+            exclude: ["Persistence/schema-sqlite.txt", "Persistence/schema-postgres.txt", "Persistence/seed-demo-offers.txt"],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -17,7 +17,11 @@ public final class AppDatabase: Sendable {
     let logger: Logger
     let eventLoopGroup: any EventLoopGroup
     public let isPostgres: Bool
+    /// `migrations`, and for tests any that come after them.
+    private let allMigrations: [any Migration]
 
+    /// In the order they run. Append only: Fluent records each by name as applied, and a landed
+    /// migration never changes (see Migrations/).
     static let migrations: [any Migration] = [
         CreateProfiles(),
         CreateLibraryEntries(),
@@ -30,11 +34,14 @@ public final class AppDatabase: Sendable {
         CreateAPITokens(),
     ]
 
-    private init(databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool) {
+    private init(
+        databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool, migrations: [any Migration]
+    ) {
         self.databases = databases
         self.logger = logger
         self.eventLoopGroup = eventLoopGroup
         self.isPostgres = isPostgres
+        allMigrations = migrations
     }
 
     /// A database handle on one of the event loops.
@@ -50,6 +57,15 @@ public final class AppDatabase: Sendable {
         _ storage: AppConfig.Storage, schema: String? = nil, logger: Logger,
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> AppDatabase {
+        try await open(storage, schema: schema, logger: logger, eventLoopGroup: eventLoopGroup, extraMigrations: [])
+    }
+
+    /// `extraMigrations` run after the app's own: tests check that a migration appended later
+    /// leaves the app working.
+    static func open(
+        _ storage: AppConfig.Storage, schema: String? = nil, logger: Logger,
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, extraMigrations: [any Migration]
+    ) async throws -> AppDatabase {
         let databases = Databases(threadPool: NIOThreadPool.singleton, on: eventLoopGroup)
         switch storage {
         case .sqlite(let path):
@@ -60,7 +76,8 @@ public final class AppDatabase: Sendable {
             databases.use(.postgres(configuration: configuration, sqlLogLevel: .trace), as: .psql)
         }
         let database = AppDatabase(
-            databases: databases, logger: logger, eventLoopGroup: eventLoopGroup, isPostgres: storage.isPostgres
+            databases: databases, logger: logger, eventLoopGroup: eventLoopGroup, isPostgres: storage.isPostgres,
+            migrations: migrations + extraMigrations
         )
         do {
             if case .sqlite = storage { try await database.applySQLitePragmas() }
@@ -89,7 +106,7 @@ public final class AppDatabase: Sendable {
 
     public func migrate() async throws {
         let migrations = Migrations()
-        migrations.add(Self.migrations)
+        migrations.add(allMigrations)
         let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
         try await migrator.setupIfNeeded().get()
         try await migrator.prepareBatch().get()

@@ -92,3 +92,28 @@ final class LastSearchModel: Model, @unchecked Sendable {
 
     init() {}
 }
+
+/// A personal API token: its name, the SHA-256 of the token (never the token), and when it was
+/// made and last used.
+final class APITokenModel: Model, @unchecked Sendable {
+    static let schema = "api_tokens"
+
+    @ID(key: .id) var id: UUID?
+    @Field(key: "profile_id") var profileID: UUID
+    @Field(key: "name") var name: String
+    @Field(key: "token_hash") var tokenHash: String
+    /// The token's first characters, so its owner can tell tokens apart.
+    @Field(key: "hint") var hint: String
+    @Field(key: "created_at") var createdAt: Date
+    @OptionalField(key: "last_used_at") var lastUsedAt: Date?
+
+    init() {}
+
+    init(profileID: UUID, name: String, tokenHash: String, hint: String, now: Date) {
+        self.profileID = profileID
+        self.name = name
+        self.tokenHash = tokenHash
+        self.hint = hint
+        self.createdAt = now
+    }
+}

@@ -1,3 +1,4 @@
+import FluentKit
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -170,26 +171,41 @@ enum TestDatabase {
         return logger
     }()
 
-    static func with<T>(_ body: (AppDatabase) async throws -> T) async throws -> T {
-        let id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
-        let database: AppDatabase
-        var cleanup: () async -> Void
+    /// `extraMigrations` run after the app's own (tests of migrations yet to come).
+    static func with<T>(extraMigrations: [any Migration] = [], _ body: (AppDatabase) async throws -> T) async throws -> T {
         if let url = ProcessInfo.processInfo.environment["POPCORN_TEST_DATABASE_URL"], !url.isEmpty {
-            let schema = "t_\(id)"
-            database = try await AppDatabase.open(.postgres(url: url), schema: schema, logger: logger)
-            cleanup = {
-                try? await database.dropSchema(schema)
-                await database.shutdown()
-            }
-        } else {
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("popcorn-test-\(id)")
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            database = try await AppDatabase.open(.sqlite(path: directory.appendingPathComponent("db.sqlite").path), logger: logger)
-            cleanup = {
-                await database.shutdown()
-                try? FileManager.default.removeItem(at: directory)
-            }
+            return try await postgres(url: url, extraMigrations: extraMigrations, body)
         }
+        return try await sqlite(extraMigrations: extraMigrations, body)
+    }
+
+    /// A fresh schema of its own in the PostgreSQL database at `url`, dropped afterwards.
+    static func postgres<T>(url: String, extraMigrations: [any Migration] = [], _ body: (AppDatabase) async throws -> T) async throws -> T {
+        let schema = "t_\(uniqueID())"
+        let database = try await AppDatabase.open(.postgres(url: url), schema: schema, logger: logger, extraMigrations: extraMigrations)
+        return try await run(body, on: database) {
+            try? await database.dropSchema(schema)
+            await database.shutdown()
+        }
+    }
+
+    /// A temporary SQLite file, removed afterwards.
+    static func sqlite<T>(extraMigrations: [any Migration] = [], _ body: (AppDatabase) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("popcorn-test-\(uniqueID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("db.sqlite").path
+        let database = try await AppDatabase.open(.sqlite(path: path), logger: logger, extraMigrations: extraMigrations)
+        return try await run(body, on: database) {
+            await database.shutdown()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    private static func uniqueID() -> Substring {
+        UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+    }
+
+    private static func run<T>(_ body: (AppDatabase) async throws -> T, on database: AppDatabase, cleanup: () async -> Void) async throws -> T {
         do {
             let result = try await body(database)
             await cleanup()
@@ -209,9 +225,9 @@ struct TestApp {
 
     static func with<T>(
         upstream: FakeUpstream = .itunesFixtures(), clock: ManualClock = ManualClock(), configure: (inout AppConfig) -> Void = { _ in },
-        _ body: (TestApp) async throws -> T
+        extraMigrations: [any Migration] = [], _ body: (TestApp) async throws -> T
     ) async throws -> T {
-        try await TestDatabase.with { database in
+        try await TestDatabase.with(extraMigrations: extraMigrations) { database in
             var config = AppConfig()
             config.itunesBaseURL = "https://itunes.test"
             config.tvmazeBaseURL = "https://tvmaze.test"

@@ -1,8 +1,11 @@
 import FluentKit
 
+/// Upstream answers as they came back, with when they were fetched.
 struct CreateCatalogCache: AsyncMigration {
+    var name: String { "App.CreateCatalogCache" }
+
     func prepare(on database: any Database) async throws {
-        try await database.schema(CacheEntryModel.schema)
+        try await database.schema("catalog_cache")
             .field("cache_key", .string, .identifier(auto: false))
             .field("body", .data, .required)
             .field("fetched_at", .datetime, .required)
@@ -10,6 +13,6 @@ struct CreateCatalogCache: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        try await database.schema(CacheEntryModel.schema).delete()
+        try await database.schema("catalog_cache").delete()
     }
 }

@@ -3,9 +3,11 @@ import SQLKit
 
 /// Failed sign-ins, for throttling by username and by client address.
 struct CreateLoginFailures: AsyncMigration {
+    var name: String { "App.CreateLoginFailures" }
+
     func prepare(on database: any Database) async throws {
         try await database.schema("login_failures")
-            .id()
+            .field("id", .uuid, .identifier(auto: false))
             .field("username", .string, .required)
             .field("address", .string, .required)
             .field("failed_at", .datetime, .required)

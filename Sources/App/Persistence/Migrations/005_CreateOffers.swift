@@ -4,31 +4,33 @@ import SQLKit
 /// Partner shops, their offers and images, and the impression and click records. The records keep
 /// the advertiser id and have no foreign keys: a report outlives a deleted offer.
 struct CreateOffers: AsyncMigration {
+    var name: String { "App.CreateOffers" }
+
     func prepare(on database: any Database) async throws {
-        try await database.schema(OfferImageModel.schema)
-            .id()
+        try await database.schema("offer_images")
+            .field("id", .uuid, .identifier(auto: false))
             .field("content_type", .string, .required)
             .field("bytes", .data, .required)
             .field("created_at", .datetime, .required)
             .create()
-        try await database.schema(AdvertiserModel.schema)
+        try await database.schema("advertisers")
             .field("id", .int, .identifier(auto: true))
             .field("name", .string, .required)
             .field("description", .string, .required)
             .field("website", .string, .required)
             .field("domains", .string, .required)
-            .field("logo_image_id", .uuid, .references(OfferImageModel.schema, .id, onDelete: .setNull))
+            .field("logo_image_id", .uuid, .references("offer_images", "id", onDelete: .setNull))
             .field("demo", .bool, .required)
             .field("paused_at", .datetime)
             .field("created_at", .datetime, .required)
             .field("updated_at", .datetime, .required)
             .create()
-        try await database.schema(OfferModel.schema)
+        try await database.schema("offers")
             .field("id", .int, .identifier(auto: true))
-            .field("advertiser_id", .int, .required, .references(AdvertiserModel.schema, "id", onDelete: .restrict))
+            .field("advertiser_id", .int, .required, .references("advertisers", "id", onDelete: .restrict))
             .field("headline", .string, .required)
             .field("description", .string, .required)
-            .field("image_id", .uuid, .references(OfferImageModel.schema, .id, onDelete: .setNull))
+            .field("image_id", .uuid, .references("offer_images", "id", onDelete: .setNull))
             .field("price_text", .string, .required)
             .field("landing_url", .string, .required)
             .field("genres", .string, .required)
@@ -51,7 +53,7 @@ struct CreateOffers: AsyncMigration {
             .compositeIdentifier(over: "offer_id", "visitor", "day")
             .create()
         try await database.schema("offer_clicks")
-            .id()
+            .field("id", .uuid, .identifier(auto: false))
             .field("offer_id", .int, .required)
             .field("advertiser_id", .int, .required)
             .field("visitor", .string, .required)
@@ -67,7 +69,7 @@ struct CreateOffers: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        for table in ["offer_clicks", "offer_impressions", OfferModel.schema, AdvertiserModel.schema, OfferImageModel.schema] {
+        for table in ["offer_clicks", "offer_impressions", "offers", "advertisers", "offer_images"] {
             try await database.schema(table).delete()
         }
     }

@@ -2,9 +2,11 @@ import FluentKit
 
 /// The last search of each profile, and the per-day count of calls to metered upstreams (OMDb).
 struct CreateSearchTables: AsyncMigration {
+    var name: String { "App.CreateSearchTables" }
+
     func prepare(on database: any Database) async throws {
-        try await database.schema(LastSearchModel.schema)
-            .field("profile_id", .uuid, .identifier(auto: false), .references(ProfileModel.schema, .id, onDelete: .cascade))
+        try await database.schema("last_searches")
+            .field("profile_id", .uuid, .identifier(auto: false), .references("profiles", "id", onDelete: .cascade))
             .field("query", .string, .required)
             .field("movie", .data, .required)
             .field("details", .data)
@@ -20,6 +22,6 @@ struct CreateSearchTables: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         try await database.schema("upstream_calls").delete()
-        try await database.schema(LastSearchModel.schema).delete()
+        try await database.schema("last_searches").delete()
     }
 }

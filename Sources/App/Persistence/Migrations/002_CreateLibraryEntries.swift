@@ -1,11 +1,14 @@
 import FluentKit
 import SQLKit
 
+/// Films and shows in a profile's lists: card columns plus a JSON snapshot of the whole title.
 struct CreateLibraryEntries: AsyncMigration {
+    var name: String { "App.CreateLibraryEntries" }
+
     func prepare(on database: any Database) async throws {
-        try await database.schema(LibraryEntryModel.schema)
-            .id()
-            .field("profile_id", .uuid, .required, .references(ProfileModel.schema, .id, onDelete: .cascade))
+        try await database.schema("library_entries")
+            .field("id", .uuid, .identifier(auto: false))
+            .field("profile_id", .uuid, .required, .references("profiles", "id", onDelete: .cascade))
             .field("media_kind", .string, .required)
             .field("item_id", .string, .required)
             .field("title", .string, .required)
@@ -22,11 +25,11 @@ struct CreateLibraryEntries: AsyncMigration {
             .create()
         if let sql = database as? any SQLDatabase {
             try await sql.create(index: "library_entries_profile_updated")
-                .on(LibraryEntryModel.schema).column("profile_id").column("updated_at").run()
+                .on("library_entries").column("profile_id").column("updated_at").run()
         }
     }
 
     func revert(on database: any Database) async throws {
-        try await database.schema(LibraryEntryModel.schema).delete()
+        try await database.schema("library_entries").delete()
     }
 }

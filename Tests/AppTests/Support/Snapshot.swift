@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// Checked-in text files that a test's output must equal. `RECORD_SNAPSHOTS=1` (re)writes them
+/// and passes; a missing file is written and fails, so a forgotten recording shows.
+enum SnapshotFile {
+    static var recording: Bool { ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1" }
+
+    /// The directory of the test file that called, from its `#filePath`.
+    static func directory(of filePath: String) -> URL {
+        URL(fileURLWithPath: filePath).deletingLastPathComponent()
+    }
+
+    static func assertMatches(_ actual: String, file url: URL, sourceLocation: SourceLocation = #_sourceLocation) {
+        let fileManager = FileManager.default
+        let exists = fileManager.fileExists(atPath: url.path)
+        if recording || !exists {
+            do {
+                try fileManager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(actual.utf8).write(to: url)
+            } catch {
+                Issue.record("could not write \(url.path): \(error)", sourceLocation: sourceLocation)
+            }
+            if !exists && !recording {
+                Issue.record("no snapshot at \(url.path): recorded it now; check it and commit it", sourceLocation: sourceLocation)
+            }
+            return
+        }
+        guard let data = fileManager.contents(atPath: url.path) else {
+            Issue.record("cannot read \(url.path)", sourceLocation: sourceLocation)
+            return
+        }
+        let expected = String(decoding: data, as: UTF8.self)
+        if let difference = describeDifference(expected: expected, actual: actual) {
+            Issue.record(
+                "\(url.lastPathComponent) differs (RECORD_SNAPSHOTS=1 re-records it):\n\(difference)", sourceLocation: sourceLocation
+            )
+        }
+    }
+
+    /// nil when equal; else the first differing line (number, expected, actual) and which lines
+    /// only one side has.
+    static func describeDifference(expected: String, actual: String) -> String? {
+        guard expected != actual else { return nil }
+        let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
+        let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
+        let first = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
+        func line(_ lines: [Substring], _ index: Int) -> String {
+            index < lines.count ? "«\(lines[index])»" : "(end of text)"
+        }
+        var message = "line \(first + 1):\n  expected \(line(old, first))\n  actual   \(line(new, first))"
+        let oldLines = Set(old), newLines = Set(new)
+        let missing = old.filter { !newLines.contains($0) }, extra = new.filter { !oldLines.contains($0) }
+        if !missing.isEmpty || !extra.isEmpty {
+            message += "\nlines only expected (-) or only actual (+):"
+            message += (missing.prefix(20).map { "\n- \($0)" } + extra.prefix(20).map { "\n+ \($0)" }).joined()
+        }
+        return message
+    }
+}
