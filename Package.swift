@@ -5,7 +5,7 @@ let package = Package(
     name: "popcornswirl",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "popcornswirl", targets: ["PopcornSwirl"]),
+        .executable(name: "popcornswirl", targets: ["PopcornSwirl"])
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -34,7 +34,7 @@ let package = Package(
         .target(
             name: "PopcornAPI",
             dependencies: [
-                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")
             ],
             resources: [.copy("openapi.yaml")],
             plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]

@@ -26,10 +26,11 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, logger: services.logger))
     router.add(middleware: RequestLimitsMiddleware())
     if let publicDirectory = Bundle.module.url(forResource: "public", withExtension: nil, subdirectory: "Resources") {
-        router.add(middleware: FileMiddleware(
-            publicDirectory.path, urlBasePath: Route.staticFiles, cacheControl: .init([(MediaType(type: .any), [.maxAge(3600), .public])]),
-            logger: services.logger
-        ))
+        router.add(
+            middleware: FileMiddleware(
+                publicDirectory.path, urlBasePath: Route.staticFiles, cacheControl: .init([(MediaType(type: .any), [.maxAge(3600), .public])]),
+                logger: services.logger
+            ))
     }
     router.add(middleware: VisitorMiddleware(sessions: services.sessions))
     let apiRoutes = try APIRoutes.load()
@@ -66,7 +67,8 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     adminOffers.register(on: admin)
     AdminAdvertisersController(offers: adminOffers).register(on: admin)
 
-    try apiController(services, actions: actions).register(on: router, routes: apiRoutes, sessions: services.sessions, tokens: services.tokens, accounts: services.accounts)
+    try apiController(services, actions: actions).register(
+        on: router, routes: apiRoutes, sessions: services.sessions, tokens: services.tokens, accounts: services.accounts)
     return router
 }
 

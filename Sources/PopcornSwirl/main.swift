@@ -53,7 +53,8 @@ struct Migrate: AsyncParsableCommand {
 struct CreateAdmin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create-admin",
-        abstract: "Create an admin account (or make an existing account admin). The password is read from standard input, never from the command line."
+        abstract:
+            "Create an admin account (or make an existing account admin). The password is read from standard input, never from the command line."
     )
 
     @Option(help: "The admin's username (3 to 32 letters, digits, dots, dashes or underscores).")

@@ -60,7 +60,8 @@ extension APIController {
         } catch {
             switch error {
             case .invalid(let failure) where !failure.isSaveFailure:
-                return .unprocessableContent(.init(body: .applicationProblemJson(.invalid(failure, fields: OfferDraft.apiFields, status: .unprocessableContent))))
+                return .unprocessableContent(
+                    .init(body: .applicationProblemJson(.invalid(failure, fields: OfferDraft.apiFields, status: .unprocessableContent))))
             case .invalid, .notFound, .inUse:
                 return .serviceUnavailable(.init(body: .applicationProblemJson(saveFailed("offer", error))))
             }
@@ -100,7 +101,8 @@ extension APIController {
         } catch {
             switch error {
             case .invalid(let failure) where !failure.isSaveFailure:
-                return .unprocessableContent(.init(body: .applicationProblemJson(.invalid(failure, fields: OfferDraft.apiFields, status: .unprocessableContent))))
+                return .unprocessableContent(
+                    .init(body: .applicationProblemJson(.invalid(failure, fields: OfferDraft.apiFields, status: .unprocessableContent))))
             case .notFound:
                 return .notFound(.init(body: .applicationProblemJson(.init(.notFound, Self.noOffer(id)))))
             case .invalid, .inUse:
@@ -141,11 +143,14 @@ extension APIController {
                 return .notFound(.init(body: .applicationProblemJson(.init(.notFound, Self.noOffer(id)))))
             }
             let report = try await offerAdmin.report(.offer(id), range: range)
-            return .ok(.init(body: .json(.init(
-                offerId: id, from: range.from, to: range.to,
-                rows: report.rows.map { .init(day: $0.day, impressions: $0.impressions, clicks: $0.clicks, ctr: Self.ctr($0)) },
-                totals: .init(impressions: report.totals.impressions, clicks: report.totals.clicks, ctr: Self.ctr(report.totals))
-            ))))
+            return .ok(
+                .init(
+                    body: .json(
+                        .init(
+                            offerId: id, from: range.from, to: range.to,
+                            rows: report.rows.map { .init(day: $0.day, impressions: $0.impressions, clicks: $0.clicks, ctr: Self.ctr($0)) },
+                            totals: .init(impressions: report.totals.impressions, clicks: report.totals.clicks, ctr: Self.ctr(report.totals))
+                        ))))
         } catch {
             return .serviceUnavailable(.init(body: .applicationProblemJson(loadFailed(error))))
         }

@@ -9,9 +9,13 @@ extension APIController {
     func listOffers(_ input: Operations.ListOffers.Input) async throws -> Operations.ListOffers.Output {
         // The documented pattern exactly: `movie:0012` or `show:+5` are not accepted either.
         guard let title = TitleRef(input.query.title), title.description == input.query.title else {
-            return .badRequest(.init(body: .applicationProblemJson(.init(.badRequest,
-                "title must be movie:{iTunes track id} or show:{TVMaze show id}, such as movie:1001."
-            ))))
+            return .badRequest(
+                .init(
+                    body: .applicationProblemJson(
+                        .init(
+                            .badRequest,
+                            "title must be movie:{iTunes track id} or show:{TVMaze show id}, such as movie:1001."
+                        ))))
         }
         guard let session = APIScope.session else { throw APIError.noSession }
         let context: OfferContext
@@ -30,10 +34,13 @@ extension APIController {
             }
         }
         let offers = await offers.forTitle(context, visitor: session.visitor)
-        return .ok(.init(body: .json(.init(
-            title: title.description, banner: offers.banner.map(Components.Schemas.Offer.init),
-            offers: offers.shops.map(Components.Schemas.Offer.init)
-        ))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        title: title.description, banner: offers.banner.map(Components.Schemas.Offer.init),
+                        offers: offers.shops.map(Components.Schemas.Offer.init)
+                    ))))
     }
 
     // MARK: - Admin
@@ -86,7 +93,8 @@ extension Components.Schemas.Offer {
         self.init(
             id: placed.offer.id, headline: placed.offer.headline, description: placed.offer.description, priceText: placed.offer.priceText,
             imageURL: placed.imageURL, clickURL: placed.clickURL,
-            advertiser: .init(id: placed.advertiser.id, name: placed.advertiser.name, description: placed.advertiser.description, logoURL: placed.logoURL),
+            advertiser: .init(
+                id: placed.advertiser.id, name: placed.advertiser.name, description: placed.advertiser.description, logoURL: placed.logoURL),
             demo: placed.offer.demo
         )
     }
@@ -104,17 +112,19 @@ extension Components.Schemas.AdminAdvertiser {
 
 extension Components.Schemas.AdminOffer {
     init(_ offer: Offer, today: String) {
-        let media: Components.Schemas.OfferMedia = switch offer.media {
-        case .movie: .movie
-        case .show: .show
-        case .both: .both
-        }
-        let status: Components.Schemas.OfferStatus = switch offer.status(on: today) {
-        case .live: .live
-        case .paused: .paused
-        case .scheduled: .scheduled
-        case .expired: .expired
-        }
+        let media: Components.Schemas.OfferMedia =
+            switch offer.media {
+            case .movie: .movie
+            case .show: .show
+            case .both: .both
+            }
+        let status: Components.Schemas.OfferStatus =
+            switch offer.status(on: today) {
+            case .live: .live
+            case .paused: .paused
+            case .scheduled: .scheduled
+            case .expired: .expired
+            }
         self.init(
             id: offer.id, advertiserId: offer.advertiserID, headline: offer.headline, description: offer.description,
             priceText: offer.priceText, landingURL: offer.landingURL.absoluteString, imageURL: offer.imageID.map(Route.offerImageLink),

@@ -32,16 +32,23 @@ extension APIController {
             }
         }
         let bestMatch = try await result.bestMatch.asyncMap { try await match($0, details: result.omdb?.details) }
-        return .ok(.init(body: .json(.init(
-            query: result.query, source: .init(result.source), bestMatch: bestMatch, omdb: result.omdb.map(Components.Schemas.OMDbState.init),
-            movies: result.otherMovies.map(Components.Schemas.Movie.init), shows: result.shows.map(Components.Schemas.Show.init),
-            showSource: .init(result.showSource), remembered: remembered
-        ))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        query: result.query, source: .init(result.source), bestMatch: bestMatch,
+                        omdb: result.omdb.map(Components.Schemas.OMDbState.init),
+                        movies: result.otherMovies.map(Components.Schemas.Movie.init), shows: result.shows.map(Components.Schemas.Show.init),
+                        showSource: .init(result.showSource), remembered: remembered
+                    ))))
     }
 
     func getLastSearch(_ input: Operations.GetLastSearch.Input) async throws -> Operations.GetLastSearch.Output {
         guard let profile = APIScope.session?.existing else {
-            return .unauthorized(.init(headers: .init(wwwAuthenticate: APIRefusal.challenge), body: .applicationProblemJson(.init(.unauthorized, APIRefusal.signInNeeded))))
+            return .unauthorized(
+                .init(
+                    headers: .init(wwwAuthenticate: APIRefusal.challenge),
+                    body: .applicationProblemJson(.init(.unauthorized, APIRefusal.signInNeeded))))
         }
         let last: LastSearch?
         do {
@@ -52,7 +59,8 @@ extension APIController {
         guard let last else {
             return .notFound(.init(body: .applicationProblemJson(.notFound("No search yet: search for a title with /api/v1/search?q=."))))
         }
-        return .ok(.init(body: .json(.init(query: last.query, searchedAt: last.searchedAt, match: try await match(last.movie, details: last.details)))))
+        return .ok(
+            .init(body: .json(.init(query: last.query, searchedAt: last.searchedAt, match: try await match(last.movie, details: last.details)))))
     }
 
     private func match(_ movie: Movie, details: OMDbDetails?) async throws -> Components.Schemas.SearchMatch {

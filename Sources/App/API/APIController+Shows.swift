@@ -10,14 +10,21 @@ extension APIController {
                 return .badRequest(.init(body: .applicationProblemJson(.badRequest("q must be at most 200 characters."))))
             }
             let result = await shows.search(q)
-            return .ok(.init(body: .json(.init(query: result.query, isEnd: true, source: .init(result.source), shows: result.shows.map(Components.Schemas.Show.init)))))
+            return .ok(
+                .init(
+                    body: .json(
+                        .init(query: result.query, isEnd: true, source: .init(result.source), shows: result.shows.map(Components.Schemas.Show.init))))
+            )
         }
         let page = input.query.page ?? 1
         guard (1...ShowCatalog.maxPage).contains(page) else {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("page must be between 1 and \(ShowCatalog.maxPage)."))))
         }
         let result = await shows.page(page)
-        return .ok(.init(body: .json(.init(page: page, isEnd: result.isEnd, source: .init(result.source), shows: result.shows.map(Components.Schemas.Show.init)))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(page: page, isEnd: result.isEnd, source: .init(result.source), shows: result.shows.map(Components.Schemas.Show.init)))))
     }
 
     func getShow(_ input: Operations.GetShow.Input) async throws -> Operations.GetShow.Output {
@@ -45,7 +52,8 @@ extension APIController {
         switch (outcome, outcome.problem(.show, id)) {
         case (.saved(let item?, _), _): return .ok(.init(body: .json(.init(item))))
         case (.titleNotFound, let problem?): return .notFound(.init(body: .applicationProblemJson(.init(status: 404, detail: problem.detail))))
-        case (_, let problem): return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(problem?.detail ?? ErrorTexts.saveShowFailed))))
+        case (_, let problem):
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(problem?.detail ?? ErrorTexts.saveShowFailed))))
         }
     }
 

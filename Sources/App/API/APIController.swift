@@ -20,7 +20,9 @@ struct APIController: APIProtocol {
 
     /// The API's routes, each in its group: every answer goes through `APIProblemMiddleware`,
     /// operations through `APISessionMiddleware`, the admin ones through its admin-only instance.
-    func register(on router: Router<AppRequestContext>, routes: APIRoutes, sessions: SessionService, tokens: APITokenService, accounts: AccountService) throws {
+    func register(
+        on router: Router<AppRequestContext>, routes: APIRoutes, sessions: SessionService, tokens: APITokenService, accounts: AccountService
+    ) throws {
         let api = router.group().add(middleware: APIProblemMiddleware(logger: logger))
         let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false))
         let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true))
@@ -40,7 +42,8 @@ struct APIController: APIProtocol {
         let current = clock.currentYear
         let year = input.query.year ?? current
         guard (MovieCatalog.firstYear...MovieCatalog.lastAPIYear).contains(year) else {
-            return .badRequest(.init(body: .applicationProblemJson(.badRequest("year must be between \(MovieCatalog.firstYear) and \(MovieCatalog.lastAPIYear)."))))
+            return .badRequest(
+                .init(body: .applicationProblemJson(.badRequest("year must be between \(MovieCatalog.firstYear) and \(MovieCatalog.lastAPIYear)."))))
         }
         // Nothing is released yet: no need to ask iTunes.
         guard year <= current else { return .ok(.init(body: .json(.init(year: year, source: .init(.live(fetchedAt: clock.now())), movies: [])))) }
@@ -73,13 +76,19 @@ struct APIController: APIProtocol {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("page must be between 1 and 100000."))))
         }
         guard let profile = APIScope.session?.existing else {
-            return .unauthorized(.init(headers: .init(wwwAuthenticate: APIRefusal.challenge), body: .applicationProblemJson(.init(.unauthorized, APIRefusal.signInNeeded))))
+            return .unauthorized(
+                .init(
+                    headers: .init(wwwAuthenticate: APIRefusal.challenge),
+                    body: .applicationProblemJson(.init(.unauthorized, APIRefusal.signInNeeded))))
         }
         let result = try await library.list(profile: profile, list: list, page: page, kind: kind)
-        return .ok(.init(body: .json(.init(
-            list: .init(rawValue: list.rawValue)!, page: result.page, pageSize: LibraryPage.pageSize, total: result.total,
-            items: result.items.map(Components.Schemas.LibraryEntry.init)
-        ))))
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        list: .init(rawValue: list.rawValue)!, page: result.page, pageSize: LibraryPage.pageSize, total: result.total,
+                        items: result.items.map(Components.Schemas.LibraryEntry.init)
+                    ))))
     }
 
     func putLibraryMovie(_ input: Operations.PutLibraryMovie.Input) async throws -> Operations.PutLibraryMovie.Output {
@@ -119,10 +128,11 @@ extension Components.Schemas.Problem {
     }
 
     /// `HTTPResponse.Status(code:)` has no reason phrase; the named statuses do (they title problems).
-    static let statuses: [Int: HTTPResponse.Status] = Dictionary(uniqueKeysWithValues: [
-        HTTPResponse.Status.badRequest, .unauthorized, .forbidden, .notFound, .conflict, .unprocessableContent,
-        .tooManyRequests, .internalServerError, .serviceUnavailable,
-    ].map { ($0.code, $0) })
+    static let statuses: [Int: HTTPResponse.Status] = Dictionary(
+        uniqueKeysWithValues: [
+            HTTPResponse.Status.badRequest, .unauthorized, .forbidden, .notFound, .conflict, .unprocessableContent,
+            .tooManyRequests, .internalServerError, .serviceUnavailable,
+        ].map { ($0.code, $0) })
 
     static func badRequest(_ detail: String) -> Self { .init(status: 400, detail: detail) }
     static func notFound(_ detail: String) -> Self { .init(status: 404, detail: detail) }

@@ -37,7 +37,10 @@ struct APIRoutes: Sendable {
         var inPaths = false
         for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
             if !line.hasPrefix(" "), !line.isEmpty {
-                if inPaths { flush(); path = nil }
+                if inPaths {
+                    flush()
+                    path = nil
+                }
                 inPaths = line == "paths:"
                 continue
             }
@@ -48,8 +51,9 @@ struct APIRoutes: Sendable {
                 methods = []
                 adminMethods = []
             } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"),
-                      let method = HTTPRequest.Method(line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()),
-                      ["GET", "PUT", "POST", "DELETE", "PATCH"].contains(method.rawValue) {
+                let method = HTTPRequest.Method(line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()),
+                ["GET", "PUT", "POST", "DELETE", "PATCH"].contains(method.rawValue)
+            {
                 methods.append(method)
             } else if line.hasPrefix("      tags:"), line.contains("admin"), let method = methods.last {
                 adminMethods.append(method)
@@ -62,10 +66,12 @@ struct APIRoutes: Sendable {
     /// The methods the document lists for a path (HEAD with GET), or nil for a path it does not have.
     func allowed(_ path: String) -> [HTTPRequest.Method]? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        guard let route = routes.first(where: { route in
-            route.segments.count == parts.count
-                && zip(route.segments, parts).allSatisfy { segment, part in segment.map { $0 == part } ?? !part.isEmpty }
-        }) else { return nil }
+        guard
+            let route = routes.first(where: { route in
+                route.segments.count == parts.count
+                    && zip(route.segments, parts).allSatisfy { segment, part in segment.map { $0 == part } ?? !part.isEmpty }
+            })
+        else { return nil }
         return route.methods.contains(.get) ? route.methods + [.head] : route.methods
     }
 

@@ -79,10 +79,11 @@ struct APISessionMiddleware: RouterMiddleware {
         if let header = request.headers[.authorization] {
             // The scheme name is case-insensitive (RFC 9110).
             guard header.count > 7, header.prefix(7).lowercased() == "bearer ",
-                  let caller = try await tokens.caller(forToken: String(header.dropFirst(7)))
+                let caller = try await tokens.caller(forToken: String(header.dropFirst(7)))
             else { return .refused(.unauthorized, APIRefusal.invalidToken) }
             if admin, !caller.isAdmin { return .refused(.forbidden, APIRefusal.notAdmin) }
-            return .allowed(APISession(existing: caller.profile, sessions: sessions, visitor: context.visitor, adminRefusal: caller.isAdmin ? nil : .forbidden))
+            return .allowed(
+                APISession(existing: caller.profile, sessions: sessions, visitor: context.visitor, adminRefusal: caller.isAdmin ? nil : .forbidden))
         }
         let refusal: HTTPResponse.Status = context.profileID == nil ? .unauthorized : .forbidden
         guard admin else {
@@ -113,7 +114,8 @@ struct APISessionMiddleware: RouterMiddleware {
         // another site's script cannot send a PUT without a CORS preflight, which fails.
         let hasBody = (request.headers[.contentLength].flatMap(Int.init) ?? 0) > 0 || request.headers[.transferEncoding] != nil
         if request.method == .post || ([.put, .patch].contains(request.method) && hasBody),
-           request.headers[.contentType]?.lowercased().hasPrefix("application/json") != true {
+            request.headers[.contentType]?.lowercased().hasPrefix("application/json") != true
+        {
             return "Send the body as application/json."
         }
         return nil

@@ -89,7 +89,7 @@ public final class APITokenService: Sendable {
         let now = clock.now()
         if let hit = known.get(key, now: now) { return hit }
         guard let row = try await APITokenModel.query(on: database.db).filter(\.$tokenHash == key).first(),
-              let profile = try await ProfileModel.find(row.profileID, on: database.db), profile.kind == "account"
+            let profile = try await ProfileModel.find(row.profileID, on: database.db), profile.kind == "account"
         else {
             known.forget(key)
             return nil

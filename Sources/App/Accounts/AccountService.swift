@@ -55,7 +55,7 @@ public final class AccountService: Sendable {
     /// The signed-in account behind a profile (nil for a visitor or no profile).
     func account(_ profile: UUID?) async throws -> Account? {
         guard let profile, let row = try await ProfileModel.find(profile, on: database.db), row.kind == "account",
-              let username = row.username
+            let username = row.username
         else { return nil }
         return Account(id: profile, username: username, isAdmin: row.role == "admin")
     }
@@ -71,7 +71,7 @@ public final class AccountService: Sendable {
     static func normalisedUsername(_ raw: String) -> Result<String, Failure> {
         let name = raw.trimmingCharacters(in: .whitespaces).lowercased()
         guard usernameRange.contains(name.count),
-              name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") })
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") })
         else {
             return .failure(.invalid(["username": "Usernames have 3 to 32 letters, digits, dots, dashes or underscores."]))
         }

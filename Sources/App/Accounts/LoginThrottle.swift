@@ -17,10 +17,12 @@ struct LoginThrottle: Sendable {
         let since = clock.now().addingTimeInterval(-Self.window)
         var waits: [Int] = []
         for (column, value) in [("username", username), ("address", address)] {
-            let rows = try await database.sql.raw("""
+            let rows = try await database.sql.raw(
+                """
                 SELECT failed_at FROM login_failures WHERE \(ident: column) = \(bind: value) AND failed_at > \(bind: since)
                 ORDER BY failed_at DESC LIMIT \(unsafeRaw: String(Self.limit))
-                """).all()
+                """
+            ).all()
             guard rows.count >= Self.limit, let oldest = try rows.last?.decode(column: "failed_at", as: Date.self) else { continue }
             waits.append(max(1, Int((oldest.addingTimeInterval(Self.window).timeIntervalSince(clock.now())).rounded(.up))))
         }

@@ -9,7 +9,7 @@ enum PasswordPolicy {
 
     static let common: Set<String> = {
         guard let url = Bundle.module.url(forResource: "common-passwords", withExtension: "txt", subdirectory: "Resources/security"),
-              let text = try? String(contentsOf: url, encoding: .utf8)
+            let text = try? String(contentsOf: url, encoding: .utf8)
         else { return [] }
         return Set(text.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.hasPrefix("#") })
     }()

@@ -55,7 +55,7 @@ public final class SessionService: Sendable {
             return hit.identity
         }
         guard let session = try await SessionModel.find(key, on: database.db),
-              let profile = try await ProfileModel.find(session.profileID, on: database.db)
+            let profile = try await ProfileModel.find(session.profileID, on: database.db)
         else {
             known.forget(key)
             return nil

@@ -7,7 +7,7 @@ enum ClickThrough {
 
     static func destination(offer: Offer, title: TitleRef?, titleName: String?, store: String) -> URL? {
         guard var components = URLComponents(url: offer.landingURL, resolvingAgainstBaseURL: false),
-              components.scheme == "https", let host = components.host, !host.isEmpty
+            components.scheme == "https", let host = components.host, !host.isEmpty
         else { return nil }
         var query = (components.percentEncodedQuery ?? "").split(separator: "&").map(String.init).filter { pair in
             let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? pair

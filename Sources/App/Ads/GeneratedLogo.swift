@@ -6,7 +6,8 @@ enum GeneratedLogo {
         let letters = String(monogram.uppercased().filter { $0.isASCII && $0.isLetter }.prefix(3))
         let fill = isHexColor(color) ? color : "#1b1030"
         let size = letters.count > 2 ? 36 : 44
-        return Data("""
+        return Data(
+            """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 120 120" width="120" height="120">\
             <rect width="120" height="120" rx="24" fill="\(fill)"/>\
             <text x="60" y="\(60 + size / 3)" font-family="Helvetica, Arial, sans-serif" font-size="\(size)" font-weight="700" \

@@ -45,11 +45,14 @@ public struct OfferAdmin: Sendable {
             let now = clock.now()
             let row = try await existingOrNew(AdvertiserModel.self, id, now: now)
             row.apply(valid, now: now)
-            let image = logo.map { OfferImageModel(upload: $0, now: now) }
-                ?? (row.logoImageID == nil ? OfferImageModel(
-                    contentType: "image/svg+xml",
-                    bytes: GeneratedLogo.svg(monogram: GeneratedLogo.monogram(for: valid.name), color: GeneratedLogo.color(for: valid.name)), now: now
-                ) : nil)
+            let image =
+                logo.map { OfferImageModel(upload: $0, now: now) }
+                ?? (row.logoImageID == nil
+                    ? OfferImageModel(
+                        contentType: "image/svg+xml",
+                        bytes: GeneratedLogo.svg(monogram: GeneratedLogo.monogram(for: valid.name), color: GeneratedLogo.color(for: valid.name)),
+                        now: now
+                    ) : nil)
             try await save(row, with: image) { row.logoImageID = $0 }
             return OfferStore.advertiser(row)
         } catch let failure as Failure {

@@ -97,7 +97,8 @@ enum OfferRules {
 
     static func validate(_ draft: AdvertiserDraft) -> Result<ValidAdvertiser, ValidationFailure> {
         var problems: [String: String] = [:]
-        let name = clean(draft.name), description = clean(draft.description)
+        let name = clean(draft.name)
+        let description = clean(draft.description)
         text(name, "name", "Name", 1...nameLimit, &problems)
         text(description, "description", "Description", 0...advertiserDescriptionLimit, &problems)
         let domains = draft.domains.lowercased()
@@ -117,7 +118,9 @@ enum OfferRules {
         var problems: [String: String] = [:]
         let advertiser = Int(draft.advertiserID).flatMap { advertisers[$0] }
         if advertiser == nil { problems["advertiser"] = "Choose the shop this offer belongs to." }
-        let headline = clean(draft.headline), description = clean(draft.description), price = clean(draft.priceText)
+        let headline = clean(draft.headline)
+        let description = clean(draft.description)
+        let price = clean(draft.priceText)
         text(headline, "headline", "Headline", 1...headlineLimit, &problems)
         text(description, "description", "Description", 1...offerDescriptionLimit, &problems)
         text(price, "price", "Price", 1...priceLimit, &problems)
@@ -126,9 +129,14 @@ enum OfferRules {
             problems["landing"] = problem
         }
         let genres = Array(Set(draft.genres)).sorted()
-        if let bad = genres.first(where: { !Genres.keys.contains($0) }) { problems["genres"] = "“\(bad.prefix(30))” is not one of the genres listed." }
-        let keywords = Array(Set(draft.keywords.lowercased().split(whereSeparator: { $0 == "," || $0.isNewline })
-            .map { clean(String($0)) }.filter { !$0.isEmpty })).sorted()
+        if let bad = genres.first(where: { !Genres.keys.contains($0) }) {
+            problems["genres"] = "“\(bad.prefix(30))” is not one of the genres listed."
+        }
+        let keywords = Array(
+            Set(
+                draft.keywords.lowercased().split(whereSeparator: { $0 == "," || $0.isNewline })
+                    .map { clean(String($0)) }.filter { !$0.isEmpty })
+        ).sorted()
         if keywords.count > keywordCount {
             problems["keywords"] = "Use at most \(keywordCount) keywords."
         } else if let long = keywords.first(where: { $0.count > keywordLimit }) {
@@ -136,7 +144,8 @@ enum OfferRules {
         }
         let media = OfferMedia(rawValue: draft.media)
         if media == nil { problems["media"] = "Choose films, TV shows or both." }
-        let starts = day(draft.startsOn), ends = day(draft.endsOn)
+        let starts = day(draft.startsOn)
+        let ends = day(draft.endsOn)
         if starts == nil { problems["starts"] = "Start date: use a date such as 2026-12-01." }
         if ends == nil { problems["ends"] = "End date: use a date such as 2026-12-31." }
         if let starts, let ends, ends < starts { problems["ends"] = "The end date must be on or after the start date." }
@@ -145,10 +154,11 @@ enum OfferRules {
         guard problems.isEmpty, let advertiser, let media, let starts, let ends, let weight else {
             return .failure(ValidationFailure(problems: problems))
         }
-        return .success(ValidOffer(
-            advertiserID: advertiser.id, headline: headline, description: description, priceText: price, landingURL: landing,
-            genres: genres, keywords: keywords, media: media, startsOn: starts, endsOn: ends, weight: weight, active: draft.active
-        ))
+        return .success(
+            ValidOffer(
+                advertiserID: advertiser.id, headline: headline, description: description, priceText: price, landingURL: landing,
+                genres: genres, keywords: keywords, media: media, startsOn: starts, endsOn: ends, weight: weight, active: draft.active
+            ))
     }
 
     /// Trimmed, whitespace runs made single spaces, control characters dropped.
@@ -170,7 +180,7 @@ enum OfferRules {
     static func httpsProblem(_ raw: String, allowed: [String], label: String) -> String? {
         guard !raw.isEmpty else { return "\(label) is required." }
         guard raw.count <= urlLimit, let components = URLComponents(string: raw), let host = components.host?.lowercased(), !host.isEmpty,
-              raw.allSatisfy({ !$0.isWhitespace })
+            raw.allSatisfy({ !$0.isWhitespace })
         else { return "\(label): “\(raw.prefix(60))” is not a web address." }
         guard components.scheme?.lowercased() == "https" else { return "\(label) must start with https:// (secure links only)." }
         guard components.user == nil, components.password == nil else { return "\(label) must not contain a user name or password." }
@@ -182,10 +192,11 @@ enum OfferRules {
 
     static func isHostname(_ text: String) -> Bool {
         let labels = text.split(separator: ".", omittingEmptySubsequences: false)
-        return text.count <= 253 && labels.count >= 2 && labels.allSatisfy { label in
-            (1...63).contains(label.count) && label.first != "-" && label.last != "-"
-                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-        }
+        return text.count <= 253 && labels.count >= 2
+            && labels.allSatisfy { label in
+                (1...63).contains(label.count) && label.first != "-" && label.last != "-"
+                    && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+            }
     }
 
     /// A real calendar day as `yyyy-MM-dd`, or nil.

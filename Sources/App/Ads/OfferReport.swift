@@ -9,7 +9,8 @@ public struct ReportRange: Sendable, Equatable {
 
     /// The last `defaultDays` days up to `today` when both are absent; otherwise both must be valid days in order.
     static func parse(from rawFrom: String?, to rawTo: String?, today: String) -> Result<ReportRange, ValidationFailure> {
-        let fromText = rawFrom?.trimmingCharacters(in: .whitespaces) ?? "", toText = rawTo?.trimmingCharacters(in: .whitespaces) ?? ""
+        let fromText = rawFrom?.trimmingCharacters(in: .whitespaces) ?? ""
+        let toText = rawTo?.trimmingCharacters(in: .whitespaces) ?? ""
         let to = toText.isEmpty ? today : OfferRules.day(toText)
         let from = fromText.isEmpty ? to.flatMap { shift($0, by: -(defaultDays - 1)) } : OfferRules.day(fromText)
         guard let from, let to else {
@@ -60,7 +61,8 @@ public struct OfferReport: Sendable {
             let count = counts[day] ?? (0, 0)
             return Row(day: day, impressions: count.impressions, clicks: count.clicks, rate: Self.rate(count.clicks, count.impressions))
         }
-        let impressions = rows.reduce(0) { $0 + $1.impressions }, clicks = rows.reduce(0) { $0 + $1.clicks }
+        let impressions = rows.reduce(0) { $0 + $1.impressions }
+        let clicks = rows.reduce(0) { $0 + $1.clicks }
         totals = Row(day: "Total", impressions: impressions, clicks: clicks, rate: Self.rate(clicks, impressions))
     }
 
@@ -83,7 +85,11 @@ public struct OfferReport: Sendable {
 
     /// Two bars per day (impressions, clicks) on one scale, drawn by the server: no script, no external file.
     public func svgChart(title: String) -> String {
-        let width = 720.0, height = 240.0, left = 44.0, bottom = 28.0, top = 12.0
+        let width = 720.0
+        let height = 240.0
+        let left = 44.0
+        let bottom = 28.0
+        let top = 12.0
         let plotHeight = height - bottom - top
         let peak = max(rows.map(\.impressions).max() ?? 0, rows.map(\.clicks).max() ?? 0, 1)
         let slot = (width - left - 8) / Double(max(rows.count, 1))
@@ -99,13 +105,19 @@ public struct OfferReport: Sendable {
         ]
         for (index, row) in rows.enumerated() {
             let x = left + Double(index) * slot + slot * 0.1
-            parts.append(#"<rect class="bar-impressions" x="\#(number(x))" y="\#(number(y(row.impressions)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.impressions)))" fill="\#(Self.impressionColor)"><title>\#(row.day): \#(row.impressions) impressions</title></rect>"#)
-            parts.append(#"<rect class="bar-clicks" x="\#(number(x + bar))" y="\#(number(y(row.clicks)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.clicks)))" fill="\#(Self.clickColor)"><title>\#(row.day): \#(row.clicks) clicks</title></rect>"#)
+            parts.append(
+                #"<rect class="bar-impressions" x="\#(number(x))" y="\#(number(y(row.impressions)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.impressions)))" fill="\#(Self.impressionColor)"><title>\#(row.day): \#(row.impressions) impressions</title></rect>"#
+            )
+            parts.append(
+                #"<rect class="bar-clicks" x="\#(number(x + bar))" y="\#(number(y(row.clicks)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.clicks)))" fill="\#(Self.clickColor)"><title>\#(row.day): \#(row.clicks) clicks</title></rect>"#
+            )
         }
         let labelEvery = max(rows.count / 6, 1)
         for (index, row) in rows.enumerated() where index % labelEvery == 0 {
             let x = left + Double(index) * slot + slot / 2
-            parts.append(#"<text x="\#(number(x))" y="\#(number(height - 8))" font-size="11" text-anchor="middle" fill="currentColor">\#(row.day.dropFirst(5))</text>"#)
+            parts.append(
+                #"<text x="\#(number(x))" y="\#(number(height - 8))" font-size="11" text-anchor="middle" fill="currentColor">\#(row.day.dropFirst(5))</text>"#
+            )
         }
         parts.append("</svg>")
         return parts.joined(separator: "\n")

@@ -36,9 +36,13 @@ public final class OfferService: Sendable {
     /// The best offer for a title (the banner) and each related shop with its best offer.
     func forTitle(_ context: OfferContext, visitor: String) async -> TitleOffers {
         let pick = { (offers: [Offer]) in (offers.first.map { [$0] } ?? []) + OfferTargeting.bestPerAdvertiser(offers, limit: Self.shopLimit) }
-        guard let (snapshot, allowed) = await choose(visitor: visitor, kind: context.title.kind, memoKey: nil, relevance: {
-            OfferTargeting.relevance($0, for: context)
-        }, pick: pick) else { return .none }
+        guard
+            let (snapshot, allowed) = await choose(
+                visitor: visitor, kind: context.title.kind, memoKey: nil,
+                relevance: {
+                    OfferTargeting.relevance($0, for: context)
+                }, pick: pick)
+        else { return .none }
         return TitleOffers(
             banner: allowed.first.flatMap { place($0, snapshot, title: context.title) },
             shops: OfferTargeting.bestPerAdvertiser(allowed, limit: Self.shopLimit).compactMap { place($0, snapshot, title: context.title) }
@@ -47,9 +51,13 @@ public final class OfferService: Sendable {
 
     /// Up to `slots` different offers for a listing's sponsored cards, best first.
     func forListing(_ listing: ListingContext, slots: Int, visitor: String) async -> [PlacedOffer] {
-        guard slots > 0, let (snapshot, allowed) = await choose(visitor: visitor, kind: listing.kind, memoKey: listing.key, relevance: {
-            OfferTargeting.relevance($0, for: listing)
-        }, pick: { Array($0.prefix(slots)) }) else { return [] }
+        guard slots > 0,
+            let (snapshot, allowed) = await choose(
+                visitor: visitor, kind: listing.kind, memoKey: listing.key,
+                relevance: {
+                    OfferTargeting.relevance($0, for: listing)
+                }, pick: { Array($0.prefix(slots)) })
+        else { return [] }
         return allowed.prefix(slots).compactMap { place($0, snapshot, title: nil) }
     }
 
@@ -57,8 +65,8 @@ public final class OfferService: Sendable {
     /// effect at once. Nil: unknown, paused, expired, or its shop is gone or paused.
     func liveOffer(_ id: Int) async throws -> Offer? {
         guard let row = try await OfferModel.find(id, on: store.database.db), let offer = OfferStore.offer(row),
-              offer.isLive(on: tracker.day()),
-              let shop = try await AdvertiserModel.find(offer.advertiserID, on: store.database.db), shop.pausedAt == nil
+            offer.isLive(on: tracker.day()),
+            let shop = try await AdvertiserModel.find(offer.advertiserID, on: store.database.db), shop.pausedAt == nil
         else { return nil }
         return offer
     }

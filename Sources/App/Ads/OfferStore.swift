@@ -50,7 +50,10 @@ public final class OfferStore: Sendable {
         let offers = try await OfferModel.query(on: database.db).sort(\.$id).all().compactMap(Self.offer)
         let fresh = Snapshot(
             advertisers: Dictionary(uniqueKeysWithValues: advertisers.map { ($0.id, $0) }), offers: offers, loadedAt: now,
-            version: reads.withLock { $0 += 1; return $0 }
+            version: reads.withLock {
+                $0 += 1
+                return $0
+            }
         )
         if generation.withLock({ $0 }) == started { cached.withLock { $0 = fresh } }
         return fresh

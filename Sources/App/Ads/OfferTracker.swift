@@ -98,9 +98,14 @@ public final class OfferTracker: Sendable {
 
     private func drain() async {
         guard !closed.withLock({ $0 }) else { return }
-        guard await writeQueued("Clicks", take: { take(from: pendingClicks) }, putBack: { batch in pendingClicks.withLock { $0.insert(contentsOf: batch, at: 0) } }, write: write)
+        guard
+            await writeQueued(
+                "Clicks", take: { take(from: pendingClicks) }, putBack: { batch in pendingClicks.withLock { $0.insert(contentsOf: batch, at: 0) } },
+                write: write)
         else { return }
-        _ = await writeQueued("Impressions", take: { take(from: pending) }, putBack: { batch in pending.withLock { $0.insert(contentsOf: batch, at: 0) } }, write: write)
+        _ = await writeQueued(
+            "Impressions", take: { take(from: pending) }, putBack: { batch in pending.withLock { $0.insert(contentsOf: batch, at: 0) } }, write: write
+        )
     }
 
     private func take<Item>(from queue: borrowing Mutex<[Item]>) -> [Item] {
@@ -156,10 +161,15 @@ public final class OfferTracker: Sendable {
     private func write(_ clicks: [Click]) async throws {
         try await database.sql.insert(into: "offer_clicks")
             .columns("id", "offer_id", "advertiser_id", "visitor", "title", "day", "clicked_at")
-            .rows(clicks.map {
-                [SQLBind($0.id), SQLBind($0.offer), SQLBind($0.advertiser), SQLBind($0.visitor), SQLBind($0.title), SQLBind($0.day), SQLBind($0.at)]
-                    as [any SQLExpression]
-            })
+            .rows(
+                clicks.map {
+                    [
+                        SQLBind($0.id), SQLBind($0.offer), SQLBind($0.advertiser), SQLBind($0.visitor), SQLBind($0.title), SQLBind($0.day),
+                        SQLBind($0.at),
+                    ]
+                        as [any SQLExpression]
+                }
+            )
             .ignoringConflicts(with: ["id"])
             .run()
     }
@@ -199,7 +209,8 @@ public final class OfferTracker: Sendable {
         await flush()
         var counts: [Key: (impressions: Int, clicks: Int)] = [:]
         for (table, isClicks) in [("offer_impressions", false), ("offer_clicks", true)] {
-            var query: SQLQueryString = "SELECT \(ident: column) AS k, COUNT(*) AS n FROM \(ident: table) WHERE day >= \(bind: from) AND day <= \(bind: to)"
+            var query: SQLQueryString =
+                "SELECT \(ident: column) AS k, COUNT(*) AS n FROM \(ident: table) WHERE day >= \(bind: from) AND day <= \(bind: to)"
             if let scope { query += " AND \(ident: scope.column) = \(bind: scope.id)" }
             query += " GROUP BY \(ident: column)"
             for row in try await database.sql.raw(query).all() {

@@ -80,7 +80,7 @@ public struct TitleRef: Sendable, Hashable, CustomStringConvertible {
     public init?(_ raw: String) {
         let parts = raw.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 2, let kind = MediaKind(rawValue: String(parts[0])),
-              parts[1].count <= 12, parts[1].allSatisfy(\.isASCII), let id = Int(parts[1]), id > 0
+            parts[1].count <= 12, parts[1].allSatisfy(\.isASCII), let id = Int(parts[1]), id > 0
         else { return nil }
         self.init(kind: kind, id: id)
     }

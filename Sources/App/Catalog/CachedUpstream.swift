@@ -105,7 +105,8 @@ public final class CachedUpstream: Sendable {
         key: String, url: URL, freshFor: TimeInterval, headers: [(String, String)] = [], notFoundBody: Data? = nil,
         validate: @escaping @Sendable (Data) throws -> Void
     ) async -> Fetched {
-        await fetch(key: key, url: url, policy: FetchPolicy(freshness: { _ in freshFor }, headers: headers, notFoundBody: notFoundBody), validate: validate)
+        await fetch(
+            key: key, url: url, policy: FetchPolicy(freshness: { _ in freshFor }, headers: headers, notFoundBody: notFoundBody), validate: validate)
     }
 
     /// The general form: how long an answer stays fresh may depend on the answer (OMDb keeps

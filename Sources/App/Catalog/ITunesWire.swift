@@ -135,7 +135,8 @@ enum ITunesDates {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month),
-              (1...31).contains(day) else { return nil }
+            (1...31).contains(day)
+        else { return nil }
         var components = DateComponents(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
         var offsetSeconds = 0
         if chars.count >= 19, chars[10] == UInt8(ascii: "T") {
@@ -149,7 +150,8 @@ enum ITunesDates {
                 while index < chars.count, chars[index] >= 48, chars[index] <= 57 { index += 1 }
             }
             if index < chars.count, chars[index] == UInt8(ascii: "+") || chars[index] == UInt8(ascii: "-"),
-               let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6) {
+                let hours = number(index + 1..<index + 3), let minutes = number(index + 4..<index + 6)
+            {
                 offsetSeconds = (hours * 3600 + minutes * 60) * (chars[index] == UInt8(ascii: "+") ? 1 : -1)
             }
         }
@@ -161,7 +163,8 @@ enum ITunesDates {
 enum SafeURL {
     static func http(_ raw: String) -> String? {
         guard let url = URL(string: raw), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              let host = url.host, !host.isEmpty else { return nil }
+            let host = url.host, !host.isEmpty
+        else { return nil }
         return raw
     }
 }

@@ -60,7 +60,7 @@ extension Array where Element == Movie {
     func sortedNewestFirst() -> [Movie] {
         sorted { lhs, rhs in
             switch (lhs.releaseDate, rhs.releaseDate) {
-            case let (l?, r?) where l != r: return l > r
+            case (let l?, let r?) where l != r: return l > r
             case (.some, nil): return true
             case (nil, .some): return false
             default: return lhs.title.localizedStandardCompare(rhs.title) == .orderedAscending

@@ -81,7 +81,8 @@ public final class MovieCatalog: Sendable {
     public func movies(year: Int) async -> MovieList {
         let key = yearKey(year)
         if let hit = decoded.withLock({ $0[key] }),
-           clock.now().timeIntervalSince(hit.body.fetchedAt) < Self.yearFreshness {
+            clock.now().timeIntervalSince(hit.body.fetchedAt) < Self.yearFreshness
+        {
             return MovieList(year: year, movies: hit.movies, source: .live(fetchedAt: hit.body.fetchedAt))
         }
         let fetched = await upstream.fetch(key: key, url: yearURL(year), freshFor: Self.yearFreshness) { body in

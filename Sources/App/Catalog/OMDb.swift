@@ -70,12 +70,13 @@ enum OMDbDecoder {
             guard let imdbID = field("imdbID"), let title = field("Title") else {
                 throw Malformed(description: "OMDb answer without imdbID or Title")
             }
-            return .found(OMDbDetails(
-                imdbID: imdbID, title: title, year: field("Year"), rated: field("Rated"), released: field("Released"),
-                runtime: field("Runtime"), genre: field("Genre"), director: field("Director"), writer: field("Writer"),
-                actors: field("Actors"), plot: field("Plot"), posterURL: field("Poster").flatMap(SafeURL.http),
-                imdbRating: field("imdbRating"), imdbVotes: field("imdbVotes"), type: field("Type")
-            ))
+            return .found(
+                OMDbDetails(
+                    imdbID: imdbID, title: title, year: field("Year"), rated: field("Rated"), released: field("Released"),
+                    runtime: field("Runtime"), genre: field("Genre"), director: field("Director"), writer: field("Writer"),
+                    actors: field("Actors"), plot: field("Plot"), posterURL: field("Poster").flatMap(SafeURL.http),
+                    imdbRating: field("imdbRating"), imdbVotes: field("imdbVotes"), type: field("Type")
+                ))
         case "false":
             let error = field("Error") ?? "OMDb gave no reason"
             return notFoundErrors.contains(error) ? .notFound(error) : .refused(error)

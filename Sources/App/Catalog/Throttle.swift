@@ -46,7 +46,10 @@ public final class HostBreaker: Sendable {
         let now = clock.now()
         return downUntil.withLock { table in
             guard let until = table[host] else { return false }
-            if until <= now { table[host] = nil; return false }
+            if until <= now {
+                table[host] = nil
+                return false
+            }
             return true
         }
     }

@@ -40,14 +40,16 @@ public final class LibraryService: Sendable {
     /// The saved snapshot of a film, for when iTunes cannot be reached.
     public func snapshot(profile: UUID?, movieID: Int) async throws -> (movie: Movie, savedAt: Date)? {
         guard let row = try await row(profile: profile, kind: .movie, itemID: String(movieID)),
-              let movie = try? JSONDecoder().decode(Movie.self, from: row.snapshot) else { return nil }
+            let movie = try? JSONDecoder().decode(Movie.self, from: row.snapshot)
+        else { return nil }
         return (movie, row.updatedAt)
     }
 
     /// The saved snapshot of a show, for when TVMaze cannot be reached.
     public func showSnapshot(profile: UUID?, showID: Int) async throws -> (show: Show, savedAt: Date)? {
         guard let row = try await row(profile: profile, kind: .show, itemID: String(showID)),
-              let show = try? JSONDecoder().decode(Show.self, from: row.snapshot) else { return nil }
+            let show = try? JSONDecoder().decode(Show.self, from: row.snapshot)
+        else { return nil }
         return (show, row.updatedAt)
     }
 
@@ -148,7 +150,8 @@ public final class LibraryService: Sendable {
             return query
         }
         // Two indexed queries; a COUNT(*) OVER () window made SQLite materialise every row (measured slower).
-        let total = try await filtered(sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n"))
+        let total =
+            try await filtered(sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n"))
             .first(decodingColumn: "n", as: Int.self) ?? 0
         let pageNumber = max(1, page)
         let rows = try await filtered(sql.select().columns(ListRow.columns.map { SQLIdentifier($0) }))

@@ -10,14 +10,14 @@ enum GeneratedPoster {
             "<text x=\"150\" y=\"\(startY + index * 38)\">\(escape(line))</text>"
         }.joined()
         return """
-        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 450" width="300" height="450" role="img" aria-label="\(escape(title))">\
-        <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1">\
-        <stop offset="0" stop-color="hsl(\(hue),55%,38%)"/><stop offset="1" stop-color="hsl(\(hue2),60%,18%)"/></linearGradient></defs>\
-        <rect width="300" height="450" fill="url(#g)"/>\
-        <g fill="#fff" font-family="system-ui,sans-serif" font-size="30" font-weight="700" text-anchor="middle">\(text)</g>\
-        <text x="150" y="420" fill="rgba(255,255,255,.6)" font-family="system-ui,sans-serif" font-size="16" text-anchor="middle">PopcornSwirl</text>\
-        </svg>
-        """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 300 450" width="300" height="450" role="img" aria-label="\(escape(title))">\
+            <defs><linearGradient id="g" x1="0" y1="0" x2="0" y2="1">\
+            <stop offset="0" stop-color="hsl(\(hue),55%,38%)"/><stop offset="1" stop-color="hsl(\(hue2),60%,18%)"/></linearGradient></defs>\
+            <rect width="300" height="450" fill="url(#g)"/>\
+            <g fill="#fff" font-family="system-ui,sans-serif" font-size="30" font-weight="700" text-anchor="middle">\(text)</g>\
+            <text x="150" y="420" fill="rgba(255,255,255,.6)" font-family="system-ui,sans-serif" font-size="16" text-anchor="middle">PopcornSwirl</text>\
+            </svg>
+            """
     }
 
     static func wrap(_ text: String, width: Int) -> [String] {

@@ -38,11 +38,13 @@ public final class PosterService: Sendable {
     /// Apple's artwork CDN and TVMaze's image host. Nothing else is ever fetched.
     public static func isAllowed(_ url: URL) -> Bool {
         guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-              let host = url.host?.lowercased(), url.user == nil, url.port == nil || url.port == 443 || url.port == 80
+            let host = url.host?.lowercased(), url.user == nil, url.port == nil || url.port == 443 || url.port == 80
         else { return false }
-        return host == "static.tvmaze.com" || (host.hasSuffix(".mzstatic.com") && host.dropLast(".mzstatic.com".count).allSatisfy {
-            $0.isLetter || $0.isNumber || $0 == "-"
-        })
+        return host == "static.tvmaze.com"
+            || (host.hasSuffix(".mzstatic.com")
+                && host.dropLast(".mzstatic.com".count).allSatisfy {
+                    $0.isLetter || $0.isNumber || $0 == "-"
+                })
     }
 
     public func poster(source: String?, seed: Int, title: String) async throws(PosterError) -> Image {
@@ -89,7 +91,7 @@ public final class PosterService: Sendable {
         }
         guard response.status == 200 else { return .failure(.badStatus(response.status)) }
         guard !response.body.isEmpty, response.body.count <= Self.maxImageBytes,
-              Self.sniffContentType(response.body) != "application/octet-stream"
+            Self.sniffContentType(response.body) != "application/octet-stream"
         else { return .failure(.malformed("not an image")) }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

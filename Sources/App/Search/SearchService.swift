@@ -97,7 +97,8 @@ public final class SearchService: Sendable {
     let clock: any AppClock
 
     init(
-        upstream: CachedUpstream, catalog: MovieCatalog, baseURL: String, country: String, offline: OfflineCatalog, shows: ShowCatalog, omdb: OMDbClient,
+        upstream: CachedUpstream, catalog: MovieCatalog, baseURL: String, country: String, offline: OfflineCatalog, shows: ShowCatalog,
+        omdb: OMDbClient,
         lastSearches: LastSearchStore, connectivity: Connectivity, clock: any AppClock
     ) {
         self.upstream = upstream
@@ -113,7 +114,9 @@ public final class SearchService: Sendable {
     }
 
     func url(_ query: SearchQuery) -> URL {
-        URL(string: "\(baseURL)/search?term=\(PercentEncoding.query(query.text))&media=movie&entity=movie&limit=\(Self.resultLimit)&country=\(country)")!
+        URL(
+            string:
+                "\(baseURL)/search?term=\(PercentEncoding.query(query.text))&media=movie&entity=movie&limit=\(Self.resultLimit)&country=\(country)")!
     }
 
     public func search(_ query: SearchQuery) async -> SearchOutcome {
@@ -139,9 +142,10 @@ public final class SearchService: Sendable {
         var omdbStatus: OMDbStatus?
         if let best = ranked.first { omdbStatus = await omdb.details(for: best) }
         let tv = await showResult
-        return .results(SearchResult(
-            query: query.text, movies: ranked, source: source, omdb: omdbStatus, shows: tv.shows, showSource: tv.source
-        ))
+        return .results(
+            SearchResult(
+                query: query.text, movies: ranked, source: source, omdb: omdbStatus, shows: tv.shows, showSource: tv.source
+            ))
     }
 
     /// Exact title first, then titles that start with the query, then the rest; iTunes' order within each.
@@ -166,7 +170,8 @@ public final class SearchService: Sendable {
         let search = LastSearch(query: result.query, movie: movie, details: result.omdb?.details, searchedAt: now)
         // The same search again within the hour: the row already says so (a read is far cheaper than a durable write).
         if let current = try await lastSearches.last(profile: profile), current.query == search.query, current.movie == search.movie,
-           current.details == search.details, now.timeIntervalSince(current.searchedAt) < 3600 {
+            current.details == search.details, now.timeIntervalSince(current.searchedAt) < 3600
+        {
             return
         }
         try await lastSearches.remember(profile: profile, search)

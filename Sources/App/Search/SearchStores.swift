@@ -57,11 +57,13 @@ public struct DailyCallCounter: CallBudget {
     }
 
     private func increment() async throws -> Int {
-        let row = try await database.sql.raw("""
+        let row = try await database.sql.raw(
+            """
             INSERT INTO upstream_calls (api, day, calls) VALUES (\(bind: api), \(bind: today()), 1)
             ON CONFLICT (api, day) DO UPDATE SET calls = upstream_calls.calls + 1
             RETURNING calls
-            """).first()
+            """
+        ).first()
         return try row?.decode(column: "calls", as: Int.self) ?? 0
     }
 

@@ -130,7 +130,8 @@ public enum HTMLSanitizer {
             let hex = index < input.count && (input[index] == "x" || input[index] == "X")
             if hex { index += 1 }
             while index < input.count, count < 7,
-                  hex ? input[index].properties.isASCIIHexDigit : isASCIIDigit(input[index]) {
+                hex ? input[index].properties.isASCIIHexDigit : isASCIIDigit(input[index])
+            {
                 index += 1
                 count += 1
             }

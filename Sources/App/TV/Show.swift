@@ -58,10 +58,16 @@ struct TVMazeShow: Decodable {
         var country: Country?
         struct Country: Decodable { var name: String? }
     }
-    private struct Schedule: Decodable { var time: String?; var days: [String]? }
+    private struct Schedule: Decodable {
+        var time: String?
+        var days: [String]?
+    }
     private struct Rating: Decodable { var average: Double? }
     private struct Externals: Decodable { var imdb: String? }
-    private struct Image: Decodable { var medium: String?; var original: String? }
+    private struct Image: Decodable {
+        var medium: String?
+        var original: String?
+    }
 
     private enum Keys: String, CodingKey {
         case id, url, name, type, language, genres, status, runtime, averageRuntime, premiered, ended, officialSite

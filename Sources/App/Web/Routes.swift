@@ -185,10 +185,11 @@ extension Route {
 extension AdminRoute {
     /// `/admin/offers/7/report?from=…&to=…` (or the CSV download) for a report's subject.
     static func report(_ subject: OfferTracker.Scope, range: ReportRange? = nil, csv: Bool = false) -> String {
-        let (route, id): (AdminRoute, Int) = switch subject {
-        case .offer(let id): (csv ? .offerReportCSV : .offerReport, id)
-        case .advertiser(let id): (csv ? .advertiserReportCSV : .advertiserReport, id)
-        }
+        let (route, id): (AdminRoute, Int) =
+            switch subject {
+            case .offer(let id): (csv ? .offerReportCSV : .offerReport, id)
+            case .advertiser(let id): (csv ? .advertiserReportCSV : .advertiserReport, id)
+            }
         return route.link(id, query: ["from": range?.from, "to": range?.to])
     }
 }

@@ -42,7 +42,7 @@ struct SeedDemoOffers: AsyncMigration {
         let file = try Self.load()
         let now = Date()
         try await database.transaction { db in
-            let sql = db as! any SQLDatabase // both drivers are SQL databases
+            let sql = db as! any SQLDatabase  // both drivers are SQL databases
             var ids: [String: Int] = [:]
             for shop in file.advertisers {
                 let logoID = UUID()

@@ -14,11 +14,12 @@ struct AccountController {
         router.on(Route.signIn) { request, context in try await submit(.signIn, request, context) }
         router.on(Route.signOut) { _, context in try await signOut(context) }
         router.on(Route.account) { request, context in
-            let notice: String? = switch request.uri.queryParameters["done"] {
-            case "password": "Password changed. You were signed out everywhere else."
-            case "revoked": "Token revoked: calls made with it are refused from now on."
-            default: nil
-            }
+            let notice: String? =
+                switch request.uri.queryParameters["done"] {
+                case "password": "Password changed. You were signed out everywhere else."
+                case "revoked": "Token revoked: calls made with it are refused from now on."
+                default: nil
+                }
             return try await accountPage(context, notice: notice, failure: nil)
         }
         router.on(Route.changePassword) { request, context in try await changePassword(request, context) }
@@ -40,17 +41,21 @@ struct AccountController {
         Route.safeReturnPath(request.uri.queryParameters["next"].map(String.init), fallback: Route.libraryList(.all))
     }
 
-    func credentialsPage(_ mode: CredentialsPage.Mode, next: String, username: String = "", errors: [String: String] = [:], status: HTTPResponse.Status = .ok) throws -> Response {
+    func credentialsPage(
+        _ mode: CredentialsPage.Mode, next: String, username: String = "", errors: [String: String] = [:], status: HTTPResponse.Status = .ok
+    ) throws -> Response {
         try renderer.response(CredentialsPage(mode: mode, next: next, username: username, errors: errors), status: status)
     }
 
     func submit(_ mode: CredentialsPage.Mode, _ request: Request, _ context: AppRequestContext) async throws -> Response {
         let form = try await FormInput.decode(Form.self, request, context)
         let next = Route.safeReturnPath(form.next, fallback: Route.libraryList(.all))
-        let username = form.username ?? "", password = form.password ?? ""
+        let username = form.username ?? ""
+        let password = form.password ?? ""
         let visitorToken = context.sessionToken
         do {
-            let result = mode == .signUp
+            let result =
+                mode == .signUp
                 ? try await accounts.signUp(username: username, password: password, visitor: context.profileID, visitorToken: visitorToken)
                 : try await accounts.signIn(
                     username: username, password: password, visitor: context.profileID, visitorToken: visitorToken,
@@ -66,7 +71,9 @@ struct AccountController {
             case .wrongCredentials:
                 return try credentialsPage(mode, next: next, username: username, errors: ["form": failure.description], status: .unauthorized)
             case .throttled(let seconds):
-                return try await throttled(seconds) { try credentialsPage(mode, next: next, username: username, errors: ["form": failure.description]) }
+                return try await throttled(seconds) {
+                    try credentialsPage(mode, next: next, username: username, errors: ["form": failure.description])
+                }
             }
         }
     }
@@ -117,7 +124,7 @@ struct AccountController {
         guard let account = try await signedIn(context) else { return try signInRequired(Route.account.path) }
         // Another account's token is as unknown as one that never existed.
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-              try await tokens.revoke(profile: account.id, id: id)
+            try await tokens.revoke(profile: account.id, id: id)
         else {
             return try ErrorPages.notFound(renderer, "You have no such API token. It may have been revoked already.")
         }
@@ -138,7 +145,8 @@ struct AccountController {
         } catch let failure as AccountService.Failure {
             switch failure {
             case .invalid(let errors): return try await accountPage(context, notice: nil, failure: errors)
-            case .throttled(let seconds): return try await throttled(seconds) { try await accountPage(context, notice: nil, failure: ["current": failure.description]) }
+            case .throttled(let seconds):
+                return try await throttled(seconds) { try await accountPage(context, notice: nil, failure: ["current": failure.description]) }
             case .wrongCredentials: return try signInRequired(Route.account.path)
             }
         }

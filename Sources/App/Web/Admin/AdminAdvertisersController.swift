@@ -27,11 +27,12 @@ struct AdminAdvertisersController {
         group.on(AdminRoute.confirmDeleteAdvertiser) { _, context in
             let id = try offers.id(context)
             guard let shop = try await admin.advertiser(id) else { return try offers.missing() }
-            return try renderer.response(AdminConfirmPage(
-                chrome: Chrome("Delete shop · Console", tab: nil), heading: "Delete this shop?",
-                message: "“\(shop.name)” and its logo are deleted. Shops with offers can’t be deleted: delete or move their offers first.",
-                actionURL: AdminRoute.deleteAdvertiser.link(id)
-            ))
+            return try renderer.response(
+                AdminConfirmPage(
+                    chrome: Chrome("Delete shop · Console", tab: nil), heading: "Delete this shop?",
+                    message: "“\(shop.name)” and its logo are deleted. Shops with offers can’t be deleted: delete or move their offers first.",
+                    actionURL: AdminRoute.deleteAdvertiser.link(id)
+                ))
         }
         group.on(AdminRoute.deleteAdvertiser) { _, context in
             switch try await admin.deleteAdvertiser(try offers.id(context)) {
@@ -50,7 +51,8 @@ struct AdminAdvertisersController {
 
     func form(_ id: Int?, _ draft: AdvertiserDraft, logoURL: String?, failure: ValidationFailure?) throws -> Response {
         let page = AdminAdvertiserFormPage(
-            heading: id == nil ? "New shop" : "Edit shop", actionURL: id.map { AdminRoute.saveAdvertiser.link($0) } ?? AdminRoute.createAdvertiser.path,
+            heading: id == nil ? "New shop" : "Edit shop",
+            actionURL: id.map { AdminRoute.saveAdvertiser.link($0) } ?? AdminRoute.createAdvertiser.path,
             draft: draft, logoURL: logoURL, failure: failure
         )
         return try renderer.response(page, status: failure == nil ? .ok : .unprocessableContent)

@@ -20,7 +20,8 @@ struct AdminGate: RouterMiddleware {
     /// nil for a signed-in administrator; otherwise the page that refuses the request.
     func refusal(_ request: Request, _ context: AppRequestContext) async throws -> Response? {
         guard context.isAccount, let account = try await accounts.account(context.profileID) else {
-            let next = request.method == .get
+            let next =
+                request.method == .get
                 ? Route.safeReturnPath(request.uri.description, fallback: AdminRoute.offers.path) : AdminRoute.offers.path
             let page = CredentialsPage(
                 mode: .signIn, next: next, username: "", errors: ["form": "Sign in with an administrator’s account to use the advertiser console."]

@@ -19,14 +19,16 @@ struct AdminOffersController {
         group.on(AdminRoute.confirmDeleteOffer) { _, context in
             let offerID = try id(context)
             guard let offer = try await admin.offer(offerID) else { return try missing() }
-            return try renderer.response(AdminConfirmPage(
-                chrome: Chrome("Delete offer · Console", tab: nil), heading: "Delete this offer?",
-                message: "“\(offer.headline)” stops showing at once. Its impressions and clicks stay in the shop’s report.",
-                actionURL: AdminRoute.deleteOffer.link(offerID)
-            ))
+            return try renderer.response(
+                AdminConfirmPage(
+                    chrome: Chrome("Delete offer · Console", tab: nil), heading: "Delete this offer?",
+                    message: "“\(offer.headline)” stops showing at once. Its impressions and clicks stay in the shop’s report.",
+                    actionURL: AdminRoute.deleteOffer.link(offerID)
+                ))
         }
         group.on(AdminRoute.deleteOffer) { _, context in
-            try await admin.deleteOffer(try id(context)) ? Response.redirect(to: AdminRoute.offers.path + "?done=deleted", type: .normal) : try missing()
+            try await admin.deleteOffer(try id(context))
+                ? Response.redirect(to: AdminRoute.offers.path + "?done=deleted", type: .normal) : try missing()
         }
         group.on(AdminRoute.offerReport) { request, context in try await report(request, .offer(try id(context))) }
         group.on(AdminRoute.offerReportCSV) { request, context in try await csv(request, .offer(try id(context))) }
@@ -63,15 +65,16 @@ struct AdminOffersController {
         let offers = try await admin.offers()
         let totals = try await admin.totals(range: range)
         let byID = Dictionary(uniqueKeysWithValues: shops.map { ($0.id, $0) })
-        let flash: String? = switch request.uri.queryParameters["done"] {
-        case "saved": "Saved."
-        case "deleted": "Deleted."
-        case "paused": "Paused: the offer is no longer shown."
-        case "resumed": "Resumed: the offer shows again within its dates."
-        case "shop-paused": "Shop paused: none of its offers is shown."
-        case "shop-resumed": "Shop resumed: its live offers show again."
-        default: nil
-        }
+        let flash: String? =
+            switch request.uri.queryParameters["done"] {
+            case "saved": "Saved."
+            case "deleted": "Deleted."
+            case "paused": "Paused: the offer is no longer shown."
+            case "resumed": "Resumed: the offer shows again within its dates."
+            case "shop-paused": "Shop paused: none of its offers is shown."
+            case "shop-resumed": "Shop resumed: its live offers show again."
+            default: nil
+            }
         let page = AdminDashboardPage(
             range: AdminRangeView(from: range.from, to: range.to, error: rangeError),
             advertisers: shops.map { shop in AdminAdvertiserRow(shop, offerCount: offers.filter { $0.advertiserID == shop.id }.count, range: range) },

@@ -73,7 +73,8 @@ struct AdminOfferRow {
         weight = offer.weight
         media = offer.media.label
         let genres = offer.genres.sorted().map(Genres.label)
-        targeting = [genres.joined(separator: ", "), offer.keywords.map { "“\($0)”" }.joined(separator: ", ")]
+        targeting =
+            [genres.joined(separator: ", "), offer.keywords.map { "“\($0)”" }.joined(separator: ", ")]
             .filter { !$0.isEmpty }.joined(separator: " · ").nonEmpty ?? "Any title"
         impressions = totals.impressions
         clicks = totals.clicks

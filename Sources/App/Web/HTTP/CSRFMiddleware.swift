@@ -64,7 +64,8 @@ struct CSRFMiddleware: RouterMiddleware {
     }
 
     func refusal(_ request: Request) throws -> Response {
-        let message = "This page has expired: you signed in or out since it was opened, or your browser is not keeping "
+        let message =
+            "This page has expired: you signed in or out since it was opened, or your browser is not keeping "
             + "PopcornSwirl’s cookies. Nothing was changed. Reload the page and try again."
         if FormInput.wantsJSON(request) { return try JSONAnswer.error(.forbidden, message) }
         let referer = request.headers[.referer].flatMap { URLComponents(string: $0) }
@@ -81,7 +82,8 @@ struct CSRFMiddleware: RouterMiddleware {
 /// many leading characters were right.
 enum ConstantTime {
     static func equal(_ x: some StringProtocol, _ y: some StringProtocol) -> Bool {
-        let a = Array(x.utf8), b = Array(y.utf8)
+        let a = Array(x.utf8)
+        let b = Array(y.utf8)
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }

@@ -17,7 +17,7 @@ struct Transport: Sendable {
     func isSecure(_ request: Request, address: String?) -> Bool {
         if publicHTTPS { return true }
         guard let address, trustedProxies.contains(address),
-              let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]
+            let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!]
         else { return false }
         // A chain of proxies lists the client's own hop first.
         return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"

@@ -14,7 +14,12 @@ enum JSONAnswer {
 
     /// RFC 9457 problem details, as the API uses.
     static func error(_ status: HTTPResponse.Status, _ detail: String) throws -> Response {
-        struct Problem: Encodable { let type: String; let title: String; let status: Int; let detail: String }
+        struct Problem: Encodable {
+            let type: String
+            let title: String
+            let status: Int
+            let detail: String
+        }
         var response = try ok(Problem(type: "about:blank", title: status.reasonPhrase, status: status.code, detail: detail), status: status)
         response.headers[.contentType] = "application/problem+json"
         return response

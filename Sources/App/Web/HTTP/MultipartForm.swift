@@ -21,7 +21,8 @@ struct MultipartForm {
     func image(_ name: String, label: String) -> Result<UploadedImage?, ValidationFailure> {
         guard let file = files[name] else { return .success(nil) }
         guard let image = UploadedImage(bytes: file.data) else {
-            return .failure(ValidationFailure(problems: [name: "\(label) must be a PNG, JPEG or WebP file of at most \(UploadedImage.maxBytes / 1024) KB."]))
+            return .failure(
+                ValidationFailure(problems: [name: "\(label) must be a PNG, JPEG or WebP file of at most \(UploadedImage.maxBytes / 1024) KB."]))
         }
         return .success(image)
     }
@@ -83,12 +84,12 @@ struct MultipartForm {
             guard body[cursor...].starts(with: Data("\r\n".utf8)) else { return nil }
             let partStart = cursor + 2
             guard let next = body.range(of: Data("\r\n".utf8) + delimiter, in: partStart..<body.endIndex),
-                  let headersEnd = body.range(of: headerEnd, in: partStart..<next.lowerBound)
+                let headersEnd = body.range(of: headerEnd, in: partStart..<next.lowerBound)
             else { return nil }
             let headers = String(decoding: body[partStart..<headersEnd.lowerBound], as: UTF8.self)
             let content = Data(body[headersEnd.upperBound..<next.lowerBound])
             guard let disposition = headers.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-disposition:") }),
-                  let name = parameter("name", in: disposition)
+                let name = parameter("name", in: disposition)
             else { return nil }
             if let filename = parameter("filename", in: disposition) {
                 if !content.isEmpty { form.files[name] = File(filename: filename, data: content) }

@@ -28,7 +28,8 @@ struct PageParts: Sendable {
         var holes: [Hole] = []
         let markers: [(bytes: [UInt8], hole: Hole)] = [(Array(Self.csrfMarker.utf8), .csrf), (Array(Self.sponsoredMarker.utf8), .sponsored)]
         let bytes = Array(html.utf8)
-        var start = 0, index = 0
+        var start = 0
+        var index = 0
         // Both markers start with "<!--ps:": look at each "<" only.
         while let found = bytes[index...].firstIndex(of: UInt8(ascii: "<")) {
             index = found + 1

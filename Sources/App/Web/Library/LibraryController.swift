@@ -21,7 +21,8 @@ struct LibraryController {
     func listPage(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let listName = request.uri.queryParameters["list"].map(String.init) ?? LibraryList.all.rawValue
         guard let list = LibraryList(rawValue: listName) else {
-            return try ErrorPages.badRequest(renderer, "There is no list called “\(listName.prefix(40))”. Choose Favorites, Watched or All.", backURL: Route.libraryList(.all))
+            return try ErrorPages.badRequest(
+                renderer, "There is no list called “\(listName.prefix(40))”. Choose Favorites, Watched or All.", backURL: Route.libraryList(.all))
         }
         let pageText = request.uri.queryParameters["page"].map(String.init) ?? "1"
         guard let page = Int(pageText), page >= 1, page <= 100_000 else {
@@ -30,7 +31,8 @@ struct LibraryController {
         let kindText = request.uri.queryParameters["kind"].map(String.init)
         let kind = kindText.flatMap(MediaKind.init(rawValue:))
         if let kindText, kind == nil {
-            return try ErrorPages.badRequest(renderer, "“\(kindText.prefix(20))” is not a kind of title. Choose movie or show.", backURL: Route.libraryList(list))
+            return try ErrorPages.badRequest(
+                renderer, "“\(kindText.prefix(20))” is not a kind of title. Choose movie or show.", backURL: Route.libraryList(list))
         }
         guard let profile = context.profileID else {
             let empty = LibraryPage(items: [], total: 0, page: page)
@@ -82,10 +84,13 @@ struct LibraryController {
         }
         if let failure = try renderer.libraryFailure(
             outcome, kind: .movie, id: id, wantsJSON: wantsJSON, retry: nil, returnTo: returnTo, note: form.note
-        ) { return failure }
+        ) {
+            return failure
+        }
         guard case .saved(let item, let before) = outcome else { return .redirect(to: returnTo, type: .normal) }
         let justWatched = change.watched == true && before?.watched != true && form.note == nil
-        var response: Response = wantsJSON
+        var response: Response =
+            wantsJSON
             ? try JSONAnswer.ok(LibraryStateJSON(item: item, offerNote: justWatched))
             : .redirect(to: justWatched ? Route.note(id, returnTo: returnTo) : returnTo, type: .normal)
         if let cookie { response.setCookie(cookie) }
@@ -113,7 +118,9 @@ struct LibraryController {
         let outcome = await actions.remove(id, kind: .movie, profile: context.profileID)
         if let failure = try renderer.libraryFailure(
             outcome, kind: .movie, id: id, wantsJSON: wantsJSON, retry: nil, returnTo: returnTo, note: nil
-        ) { return failure }
+        ) {
+            return failure
+        }
         return wantsJSON ? try JSONAnswer.ok(LibraryStateJSON(item: nil, offerNote: false)) : .redirect(to: returnTo, type: .normal)
     }
 }

@@ -75,18 +75,20 @@ struct MyListsPage: Page {
             item.kind == .show ? ShowCardView(item: item, returnTo: returnTo) : MovieCardView(item: item, list: list, returnTo: returnTo)
         }
         hasCards = !cards.isEmpty
-        unit = switch kind {
-        case .movie: "film"
-        case .show: "show"
-        case nil: "title"
-        }
+        unit =
+            switch kind {
+            case .movie: "film"
+            case .show: "show"
+            case nil: "title"
+            }
         countText = "\(page.total) \(unit)" + (page.total == 1 ? "" : "s")
         total = page.total
-        emptyMessage = switch list {
-        case .favorites: "No favourites yet. Tap Favorite on any film in Movies to keep it here."
-        case .watched: "Nothing marked as watched yet. Tap Watched on a film you’ve seen — you can add a note to it."
-        case .all: "Your lists are empty. Browse Movies and tap Favorite or Watched to start your collection."
-        }
+        emptyMessage =
+            switch list {
+            case .favorites: "No favourites yet. Tap Favorite on any film in Movies to keep it here."
+            case .watched: "Nothing marked as watched yet. Tap Watched on a film you’ve seen — you can add a note to it."
+            case .all: "Your lists are empty. Browse Movies and tap Favorite or Watched to start your collection."
+            }
         previousURL = page.page > 1 ? Route.libraryList(list, page: page.page - 1, kind: kind) : nil
         nextURL = page.page < page.pageCount ? Route.libraryList(list, page: page.page + 1, kind: kind) : nil
         pageText = page.pageCount > 1 ? "Page \(page.page) of \(page.pageCount)" : nil

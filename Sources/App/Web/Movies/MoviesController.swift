@@ -26,9 +26,10 @@ struct MoviesController {
         var year = currentYear
         if let yearParameter, !yearParameter.isEmpty {
             guard let parsed = Int(yearParameter.trimmingCharacters(in: .whitespaces)),
-                  (MovieCatalog.firstYear...currentYear).contains(parsed)
+                (MovieCatalog.firstYear...currentYear).contains(parsed)
             else {
-                let message = Int(yearParameter) == nil
+                let message =
+                    Int(yearParameter) == nil
                     ? "“\(yearParameter.prefix(40))” is not a year. Pick a year between \(MovieCatalog.firstYear) and \(currentYear)."
                     : "There are no films for \(yearParameter) yet. Pick a year between \(MovieCatalog.firstYear) and \(currentYear)."
                 let page = MoviesPage(year: currentYear, currentYear: currentYear, cards: [], source: nil, error: message)
@@ -41,10 +42,15 @@ struct MoviesController {
         // Anonymous visitors all see the same bytes: render once per catalogue answer.
         let key = "\(returnTo)|\(list.source.identity)"
         guard let profile = context.profileID else {
-            let page = try sharedPages.get(key) ?? sharedPages.put(key, renderer.html(MoviesPage(
-                year: year, currentYear: currentYear, cards: list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) },
-                source: list.source
-            )), listing: ListingContext(movies: list.movies, kind: .movie, key: key))
+            let page =
+                try sharedPages.get(key)
+                ?? sharedPages.put(
+                    key,
+                    renderer.html(
+                        MoviesPage(
+                            year: year, currentYear: currentYear, cards: list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) },
+                            source: list.source
+                        )), listing: ListingContext(movies: list.movies, kind: .movie, key: key))
             return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, visitor: context.visitor)
         }
         let states = try await library.states(profile: profile, movieIDs: list.movies.map(\.id))

@@ -38,7 +38,8 @@ struct MoviesPage: Page {
         groups = SponsoredSlots.groups(cards)
         hasCards = !cards.isEmpty
         countText = cards.count == 1 ? "1 film" : "\(cards.count) films"
-        emptyMessage = source == .offlineCatalogue
+        emptyMessage =
+            source == .offlineCatalogue
             ? "No films from \(year) are in the offline catalogue. Try again when you’re back online, or pick another year."
             : "No films from \(year) were found on iTunes. Pick another year."
         self.error = error

@@ -79,7 +79,8 @@ extension PageRenderer {
 
 extension OfferContext {
     init(movie: Movie) {
-        self.init(title: TitleRef(kind: .movie, id: movie.id), name: movie.title, genreNames: movie.genre.map { [$0] } ?? [], synopsis: movie.synopsis)
+        self.init(
+            title: TitleRef(kind: .movie, id: movie.id), name: movie.title, genreNames: movie.genre.map { [$0] } ?? [], synopsis: movie.synopsis)
     }
 
     init(show: Show) {

@@ -17,7 +17,7 @@ struct OffersController {
     /// added. Nothing in the request can change where it goes; an unknown title is left out.
     func go(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         guard let raw = context.parameters.get("id"), raw.count <= 12, let id = Int(raw), id > 0,
-              let offer = try await offers.liveOffer(id)
+            let offer = try await offers.liveOffer(id)
         else {
             return try ErrorPages.notFound(renderer, "This offer has ended or does not exist. Browse the films for current offers.")
         }

@@ -56,12 +56,13 @@ struct SearchController {
         if let message = Self.omdbMessage(result.omdb) { messages.append(message) }
         if result.movies.isEmpty {
             let offline = result.source == .offlineCatalogue
-            messages.append(SearchMessage(
-                offline ? .error : .info,
-                offline
-                    ? "You’re offline and no film in PopcornSwirl’s built-in catalogue matches “\(result.query)”. Searching iTunes needs a connection."
-                    : "No films match “\(result.query)” on iTunes." + (result.shows.isEmpty ? " Check the spelling, or try fewer words." : "")
-            ))
+            messages.append(
+                SearchMessage(
+                    offline ? .error : .info,
+                    offline
+                        ? "You’re offline and no film in PopcornSwirl’s built-in catalogue matches “\(result.query)”. Searching iTunes needs a connection."
+                        : "No films match “\(result.query)” on iTunes." + (result.shows.isEmpty ? " Check the spelling, or try fewer words." : "")
+                ))
         }
         let profile = context.profileID
         let movieStates = try await library.states(profile: profile, movieIDs: result.movies.map(\.id))
@@ -87,12 +88,14 @@ struct SearchController {
             last = try await search.last(profile: context.profileID)
         } catch {
             logger.error("reading the last search failed", metadata: ["error": "\(error)"])
-            let page = SearchPage(query: "", messages: [SearchMessage(.error, "Your last search could not be loaded just now. You can still search.")])
+            let page = SearchPage(
+                query: "", messages: [SearchMessage(.error, "Your last search could not be loaded just now. You can still search.")])
             return try renderer.response(page, status: .serviceUnavailable)
         }
         guard let last else {
             if await search.isOnline() {
-                return try renderer.response(SearchPage(query: "", messages: [SearchMessage(.welcome, SearchPage.welcome, heading: "Find a film or a show")]))
+                return try renderer.response(
+                    SearchPage(query: "", messages: [SearchMessage(.welcome, SearchPage.welcome, heading: "Find a film or a show")]))
             }
             let page = SearchPage(query: "", messages: [SearchMessage(.error, SearchPage.offlineNoSearch, heading: "No connection")])
             return try renderer.response(page, status: .serviceUnavailable)
@@ -118,12 +121,13 @@ struct SearchController {
     }
 
     static func failureMessage(_ error: UpstreamError, retryURL: String? = nil) -> SearchMessage {
-        let reason = switch error {
-        case .rateLimited, .throttled: "iTunes is busy right now (too many searches in a minute)."
-        case .badStatus(let status): "iTunes answered with an error (HTTP \(status))."
-        case .refused(let text): "iTunes refused the search (“\(text.prefix(120))”)."
-        default: "iTunes sent an answer we couldn’t read."
-        }
+        let reason =
+            switch error {
+            case .rateLimited, .throttled: "iTunes is busy right now (too many searches in a minute)."
+            case .badStatus(let status): "iTunes answered with an error (HTTP \(status))."
+            case .refused(let text): "iTunes refused the search (“\(text.prefix(120))”)."
+            default: "iTunes sent an answer we couldn’t read."
+            }
         return SearchMessage(
             .error, "\(reason) \(ErrorTexts.fetchFailed) Your last search is kept as it was.", heading: ErrorTexts.title, retryURL: retryURL
         )
@@ -132,12 +136,23 @@ struct SearchController {
     static func omdbMessage(_ status: OMDbStatus?) -> SearchMessage? {
         switch status {
         case .failed(let error):
-            let reason = if case .refused(let text) = error { "OMDb refused the request (“\(text.prefix(120))”)." } else { "OMDb could not be reached or sent an answer we couldn’t read." }
-            return SearchMessage(.error, "\(reason) Director, plot and rating come from iTunes alone this time, and your last search is kept as it was.", heading: "Film details unavailable")
+            let reason =
+                if case .refused(let text) = error { "OMDb refused the request (“\(text.prefix(120))”)." } else {
+                    "OMDb could not be reached or sent an answer we couldn’t read."
+                }
+            return SearchMessage(
+                .error, "\(reason) Director, plot and rating come from iTunes alone this time, and your last search is kept as it was.",
+                heading: "Film details unavailable")
         case .limitReached:
-            return SearchMessage(.info, "OMDb’s daily allowance of \(OMDbClient.dailyLimit.formatted()) lookups is used up, so details such as the IMDb rating are back tomorrow. Everything else works.")
+            return SearchMessage(
+                .info,
+                "OMDb’s daily allowance of \(OMDbClient.dailyLimit.formatted()) lookups is used up, so details such as the IMDb rating are back tomorrow. Everything else works."
+            )
         case .notFound:
-            return SearchMessage(.error, "OMDb answered that it has no such film (“Movie not found!”). What you see comes from iTunes alone, and your last search is kept as it was.", heading: "Film details unavailable")
+            return SearchMessage(
+                .error,
+                "OMDb answered that it has no such film (“Movie not found!”). What you see comes from iTunes alone, and your last search is kept as it was.",
+                heading: "Film details unavailable")
         case .disabled, .found, nil:
             return nil
         }

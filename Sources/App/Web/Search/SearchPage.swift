@@ -90,8 +90,10 @@ struct SearchPage: Page {
     static let doneRemoved = "removed"
     static let added = "Added to your collection"
     static let removed = "Removed from your collection"
-    static let welcome = "Type the title of a film or TV show above. The best match is shown in full — poster, director, plot — with the other films and shows that match. Your last search stays here for next time, even offline."
-    static let offlineNoSearch = "You’re offline, and there is no previous search to show. Searching needs a connection to iTunes: try again when you’re back online."
+    static let welcome =
+        "Type the title of a film or TV show above. The best match is shown in full — poster, director, plot — with the other films and shows that match. Your last search stays here for next time, even offline."
+    static let offlineNoSearch =
+        "You’re offline, and there is no previous search to show. Searching needs a connection to iTunes: try again when you’re back online."
 
     let chrome: Chrome
     let query: String
@@ -109,7 +111,9 @@ struct SearchPage: Page {
         query: String, messages: [SearchMessage], source: CatalogSource? = nil, bestHeading: String? = nil, best: BestMatchView? = nil,
         otherCards: [MovieCardView] = [], showCards: [ShowCardView] = [], flash: String? = nil
     ) {
-        chrome = Chrome(query.isEmpty ? "Search" : "“\(query.prefix(60))” — Search", tab: .search, notice: source.flatMap { Formats.sourceNotice($0) }, tvCredit: !showCards.isEmpty)
+        chrome = Chrome(
+            query.isEmpty ? "Search" : "“\(query.prefix(60))” — Search", tab: .search, notice: source.flatMap { Formats.sourceNotice($0) },
+            tvCredit: !showCards.isEmpty)
         self.query = query
         self.messages = messages
         self.bestHeading = bestHeading

@@ -19,12 +19,13 @@ struct MessagePage: Page {
         self.retryURL = retryURL
         self.backURL = backURL
         self.retryForm = retryForm
-        backLabel = switch Route.tab(of: backURL) {
-        case .shows: "Back to TV Shows"
-        case .library: "Back to My Lists"
-        case .movies: "Back to Movies"
-        case .search, nil: "Go back"
-        }
+        backLabel =
+            switch Route.tab(of: backURL) {
+            case .shows: "Back to TV Shows"
+            case .library: "Back to My Lists"
+            case .movies: "Back to Movies"
+            case .search, nil: "Go back"
+            }
     }
 }
 
@@ -35,7 +36,8 @@ enum ErrorPages {
     }
 
     static func badRequest(_ renderer: PageRenderer, _ message: String, backURL: String = Route.home.path) throws -> Response {
-        let page = MessagePage(chrome: Chrome("Check your request", tab: nil), heading: "Check your request", message: message, retryURL: nil, backURL: backURL)
+        let page = MessagePage(
+            chrome: Chrome("Check your request", tab: nil), heading: "Check your request", message: message, retryURL: nil, backURL: backURL)
         return try renderer.response(page, status: .badRequest)
     }
 
@@ -50,7 +52,9 @@ enum ErrorPages {
 
     /// Upstream failed and nothing is known: the retry page (503, so nobody caches it).
     static func fetchFailed(_ renderer: PageRenderer, retryURL: String) throws -> Response {
-        let page = MessagePage(chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: ErrorTexts.fetchFailed, retryURL: retryURL, backURL: Route.home.path)
+        let page = MessagePage(
+            chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: ErrorTexts.fetchFailed, retryURL: retryURL,
+            backURL: Route.home.path)
         return try renderer.response(page, status: .serviceUnavailable)
     }
 }

@@ -20,7 +20,10 @@ struct PageRenderer: Sendable {
         return PageRenderer(library: try await MustacheLibrary(directory: directory.path))
     }
 
-    enum RenderError: Error { case missingTemplates, missingTemplate(String) }
+    enum RenderError: Error {
+        case missingTemplates
+        case missingTemplate(String)
+    }
 
     func html<P: Page>(_ page: P) throws -> String {
         guard let html = library.render(page, withTemplate: P.template) else { throw RenderError.missingTemplate(P.template) }

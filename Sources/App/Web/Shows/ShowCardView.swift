@@ -17,11 +17,15 @@ struct ShowCardView: MustacheParent {
     let saved: Bool
 
     init(show: Show, saved: Bool, returnTo: String) {
-        self.init(id: show.id, name: show.name, year: show.premieredYear, genre: show.genres.first, artworkURL: show.imageMedium, saved: saved, returnTo: returnTo)
+        self.init(
+            id: show.id, name: show.name, year: show.premieredYear, genre: show.genres.first, artworkURL: show.imageMedium, saved: saved,
+            returnTo: returnTo)
     }
 
     init(item: LibraryItem, returnTo: String) {
-        self.init(id: Int(item.itemID) ?? 0, name: item.title, year: item.year, genre: item.genre, artworkURL: item.artworkURL, saved: true, returnTo: returnTo)
+        self.init(
+            id: Int(item.itemID) ?? 0, name: item.title, year: item.year, genre: item.genre, artworkURL: item.artworkURL, saved: true,
+            returnTo: returnTo)
     }
 
     private init(id: Int, name: String, year: Int?, genre: String?, artworkURL: String?, saved: Bool, returnTo: String) {

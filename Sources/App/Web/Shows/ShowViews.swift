@@ -16,14 +16,18 @@ struct ShowsPage: Page {
     let formURL = Route.shows.path
 
     init(cards: [ShowCardView], source: CatalogSource, query: String?, page: Int?, isEnd: Bool) {
-        chrome = Chrome(query.map { "TV shows matching “\($0)”" } ?? "TV Shows", tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), tvCredit: true)
+        chrome = Chrome(
+            query.map { "TV shows matching “\($0)”" } ?? "TV Shows", tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"),
+            tvCredit: true)
         groups = SponsoredSlots.groups(cards)
         hasCards = !cards.isEmpty
         self.query = query
         heading = query.map { "Shows matching “\($0)”" } ?? "TV Shows"
-        emptyMessage = query != nil
+        emptyMessage =
+            query != nil
             ? "No TV show matches that name. Check the spelling or try fewer words."
-            : (source == .offlineCatalogue ? "TVMaze can’t be reached, and the built-in catalogue has only one page." : "You’ve reached the end of TVMaze’s index.")
+            : (source == .offlineCatalogue
+                ? "TVMaze can’t be reached, and the built-in catalogue has only one page." : "You’ve reached the end of TVMaze’s index.")
         previousURL = page.flatMap { $0 > 1 ? Route.showsPage($0 - 1) : nil }
         nextURL = page.flatMap { isEnd ? nil : Route.showsPage($0 + 1) }
         pageText = page.map { "Page \($0)" }

@@ -33,18 +33,23 @@ struct ShowsController {
             let returnTo = Route.showSearch(result.query)
             let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
             let page = ShowsPage(cards: cards, source: result.source, query: result.query, page: nil, isEnd: true)
-            return try await renderer.listingResponse(page, listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)"), offers: offers, visitor: context.visitor)
+            return try await renderer.listingResponse(
+                page, listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)"), offers: offers,
+                visitor: context.visitor)
         }
         let pageText = query["page"].map(String.init) ?? "1"
         guard let page = Int(pageText), (1...ShowCatalog.maxPage).contains(page) else {
-            return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page of the TV index (1 to \(ShowCatalog.maxPage)).", backURL: Route.showsPage(1))
+            return try ErrorPages.badRequest(
+                renderer, "“\(pageText.prefix(20))” is not a page of the TV index (1 to \(ShowCatalog.maxPage)).", backURL: Route.showsPage(1))
         }
         let result = await shows.page(page)
         let saved = try await savedIDs(context.profileID, result.shows)
         let returnTo = Route.showsPage(page)
         let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
         let view = ShowsPage(cards: cards, source: result.source, query: nil, page: page, isEnd: result.isEnd)
-        return try await renderer.listingResponse(view, listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)"), offers: offers, visitor: context.visitor)
+        return try await renderer.listingResponse(
+            view, listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)"), offers: offers,
+            visitor: context.visitor)
     }
 
     private func savedIDs(_ profile: UUID?, _ shows: [Show]) async throws -> Set<Int> {
@@ -100,7 +105,9 @@ struct ShowsController {
         let retry = RetryForm(action: Route.saveShow.link(id), fields: [("favorite", favorite ? "1" : "0"), ("return_to", returnTo)])
         if let failure = try renderer.libraryFailure(
             outcome, kind: .show, id: id, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, note: nil
-        ) { return failure }
+        ) {
+            return failure
+        }
         var response: Response = wantsJSON ? try JSONAnswer.ok(ShowStateJSON(saved: favorite)) : .redirect(to: returnTo, type: .normal)
         if let cookie { response.setCookie(cookie) }
         return response
@@ -129,7 +136,9 @@ struct ShowsController {
         let retry = RetryForm(action: Route.removeShow.link(id), fields: [("return_to", returnTo)])
         if let failure = try renderer.libraryFailure(
             outcome, kind: .show, id: id, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, note: nil
-        ) { return failure }
+        ) {
+            return failure
+        }
         return wantsJSON ? try JSONAnswer.ok(ShowStateJSON(saved: false)) : .redirect(to: returnTo, type: .normal)
     }
 
