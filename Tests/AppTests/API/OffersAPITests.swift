@@ -12,28 +12,6 @@ struct OffersAPITests {
     static let token = testToken("test-admin-token")
     static let memberToken = testToken("test-member-token")
 
-    struct Advertiser: Decodable { let id: Int; let name: String; let description: String; let logoURL: String }
-    struct Offer: Decodable {
-        let id: Int; let headline: String; let description: String; let priceText: String
-        let imageURL: String; let clickURL: String; let advertiser: Advertiser; let demo: Bool
-    }
-    struct TitleOffers: Decodable {
-        let title: String; let banner: Offer?; let offers: [Offer]
-        var all: [Offer] { (banner.map { [$0] } ?? []) + offers }
-    }
-    struct AdminAdvertiser: Decodable { let id: Int; let name: String; let website: String; let domains: [String]; let logoURL: String; let demo: Bool }
-    struct AdvertiserList: Decodable { let advertisers: [AdminAdvertiser] }
-    struct AdminOffer: Decodable {
-        let id: Int; let advertiserId: Int; let headline: String; let landingURL: String; let imageURL: String?
-        let genres: [String]; let keywords: [String]; let media: String; let startsOn: String; let endsOn: String
-        let weight: Int; let active: Bool; let demo: Bool; let status: String
-    }
-    struct AdminOfferList: Decodable { let today: String; let offers: [AdminOffer] }
-    struct Problem: Decodable { let title: String; let status: Int; let detail: String; let errors: [String: String]? }
-    struct Row: Decodable { let day: String; let impressions: Int; let clicks: Int; let ctr: Double? }
-    struct Totals: Decodable { let impressions: Int; let clicks: Int; let ctr: Double? }
-    struct Report: Decodable { let offerId: Int; let from: String; let to: String; let rows: [Row]; let totals: Totals }
-
     static func json(_ object: [String: Any]) -> String {
         String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
     }
@@ -76,7 +54,7 @@ struct OffersAPITests {
             try await app.test { client in
                 let response = try await client.get("/api/v1/offers?title=movie:1001")
                 #expect(response.status == .ok)
-                let answer = try APITests.decode(TitleOffers.self, response)
+                let answer = try APITests.decode(Schemas.TitleOffers.self, response)
                 #expect(answer.title == "movie:1001")
                 let banner = try #require(answer.banner)
                 #expect(!answer.offers.isEmpty && answer.offers.count <= OfferService.shopLimit)
@@ -107,7 +85,7 @@ struct OffersAPITests {
                 for id in [139, 590, 45499] {
                     let response = try await client.get("/api/v1/offers?title=show:\(id)")
                     #expect(response.status == .ok)
-                    let answer = try APITests.decode(TitleOffers.self, response)
+                    let answer = try APITests.decode(Schemas.TitleOffers.self, response)
                     #expect(answer.title == "show:\(id)" && answer.banner != nil)
                     for offer in answer.all {
                         #expect(offer.clickURL == "/offers/\(offer.id)/go?title=show:\(id)")
@@ -127,15 +105,15 @@ struct OffersAPITests {
             try await app.test { client in
                 let first = try await client.get("/api/v1/offers?title=movie:1001")
                 let cookie = try #require(first.headers[values: .setCookie].first { $0.hasPrefix("ps_visitor=") }.map { String($0.prefix { $0 != ";" }) })
-                let banner = try #require(try APITests.decode(TitleOffers.self, first).banner)
+                let banner = try #require(try APITests.decode(Schemas.TitleOffers.self, first).banner)
                 for _ in 0..<2 {
-                    #expect(try APITests.decode(TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: cookie)).banner?.id == banner.id)
+                    #expect(try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: cookie)).banner?.id == banner.id)
                 }
-                let capped = try APITests.decode(TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: cookie))
+                let capped = try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: cookie))
                 #expect(capped.banner != nil && !capped.all.map(\.id).contains(banner.id))
                 // Another visitor still gets it.
                 let other = "ps_visitor=" + String(repeating: "b", count: 43)
-                #expect(try APITests.decode(TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: other)).banner?.id == banner.id)
+                #expect(try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: other)).banner?.id == banner.id)
             }
             // The tracker's delayed write must not outlive the test database.
             await app.services.offers.tracker.flush()
@@ -153,7 +131,7 @@ struct OffersAPITests {
                 let response = try await client.get(path, accept: "application/json")
                 #expect(response.status == .badRequest)
                 #expect(response.headers[.contentType]?.hasPrefix("application/problem+json") == true)
-                #expect(try APITests.decode(Problem.self, response).status == 400)
+                #expect(try APITests.decode(Schemas.Problem.self, response).status == 400)
             }
         }
     }
@@ -164,12 +142,12 @@ struct OffersAPITests {
             try await app.test { client in
                 let unknown = try await client.get("/api/v1/offers?title=movie:999999")
                 #expect(unknown.status == .notFound)
-                #expect(try APITests.decode(Problem.self, unknown).title == "Not Found")
+                #expect(try APITests.decode(Schemas.Problem.self, unknown).title == "Not Found")
                 #expect(try await client.get("/api/v1/offers?title=show:424242").status == .notFound)
                 app.upstream.respond { _ throws(UpstreamError) in throw .unreachable("down") }
                 let down = try await client.get("/api/v1/offers?title=movie:777777")
                 #expect(down.status == .serviceUnavailable)
-                #expect(try APITests.decode(Problem.self, down).detail == ErrorTexts.fetchFailed)
+                #expect(try APITests.decode(Schemas.Problem.self, down).detail == ErrorTexts.fetchFailed)
             }
         }
     }
@@ -190,12 +168,12 @@ struct OffersAPITests {
                         let response = try await client.offersAPI(path, method, body, authorization: authorization)
                         #expect(response.status == .unauthorized, "\(method) \(path) with \(authorization ?? "no header")")
                         #expect(response.headers[.wwwAuthenticate] == #"Bearer realm="PopcornSwirl""#)
-                        #expect(try APITests.decode(Problem.self, response).title == "Unauthorized")
+                        #expect(try APITests.decode(Schemas.Problem.self, response).title == "Unauthorized")
                         Self.expectNoData(response, "\(method) \(path)")
                     }
                     let memberCall = try await client.offersAPI(path, method, body, authorization: "Bearer \(Self.memberToken)")
                     #expect(memberCall.status == .forbidden, "\(method) \(path) with a member's token")
-                    #expect(try APITests.decode(Problem.self, memberCall).detail == APIRefusal.notAdmin)
+                    #expect(try APITests.decode(Schemas.Problem.self, memberCall).detail == APIRefusal.notAdmin)
                     Self.expectNoData(memberCall, "\(method) \(path)")
                     let memberSession = try await client.offersAPI(path, method, body, authorization: nil, cookie: member.cookie)
                     #expect(memberSession.status == .forbidden, "\(method) \(path) with a member's session")
@@ -211,7 +189,7 @@ struct OffersAPITests {
                     #expect(response.status == .unauthorized || response.status == .notFound, "\(path): \(response.status)")
                     if response.status == .unauthorized {
                         #expect(response.headers[.wwwAuthenticate] == #"Bearer realm="PopcornSwirl""#, "\(path)")
-                        #expect(try APITests.decode(Problem.self, response).title == "Unauthorized", "\(path)")
+                        #expect(try APITests.decode(Schemas.Problem.self, response).title == "Unauthorized", "\(path)")
                     }
                     Self.expectNoData(response, path)
                 }
@@ -297,38 +275,38 @@ struct OffersAPITests {
         try await TestApp.with { app in
             try await app.seedAdmin(token: Self.token)
             try await app.test { client in
-                let shops = try APITests.decode(AdvertiserList.self, try await client.offersAPI("/api/v1/admin/advertisers"))
+                let shops = try APITests.decode(Schemas.AdvertiserList.self, try await client.offersAPI("/api/v1/admin/advertisers"))
                 #expect(shops.advertisers.count == 8 && shops.advertisers.allSatisfy(\.demo))
                 #expect(shops.advertisers.map(\.name) == shops.advertisers.map(\.name).sorted())
 
                 let created = try await client.offersAPI("/api/v1/admin/advertisers", .post, Self.advertiserBody)
                 #expect(created.status == .created)
-                let shop = try APITests.decode(AdminAdvertiser.self, created)
+                let shop = try APITests.decode(Schemas.AdminAdvertiser.self, created)
                 #expect(shop.name == "Test Shop" && shop.domains == ["testshop.example"] && !shop.demo)
                 #expect(shop.logoURL.hasPrefix("/offers/images/"), "a monogram logo is generated")
                 #expect(try await client.get(shop.logoURL).status == .ok)
-                let listed = try APITests.decode(AdvertiserList.self, try await client.offersAPI("/api/v1/admin/advertisers"))
+                let listed = try APITests.decode(Schemas.AdvertiserList.self, try await client.offersAPI("/api/v1/admin/advertisers"))
                 #expect(listed.advertisers.count == 9 && listed.advertisers.contains { $0.id == shop.id })
 
                 let saved = try await client.offersAPI("/api/v1/admin/offers", .post, Self.offerBody(advertiser: shop.id))
                 #expect(saved.status == .created)
-                let offer = try APITests.decode(AdminOffer.self, saved)
-                #expect(offer.status == "live" && offer.active && !offer.demo && offer.weight == 10 && offer.media == "movie")
+                let offer = try APITests.decode(Schemas.AdminOffer.self, saved)
+                #expect(offer.status == .live && offer.active && !offer.demo && offer.weight == 10 && offer.media == .movie)
                 #expect(offer.keywords == ["middle"] && offer.genres == ["thriller"] && offer.imageURL == nil)
                 #expect(offer.landingURL == "https://shop.testshop.example/candle")
-                let all = try APITests.decode(AdminOfferList.self, try await client.offersAPI("/api/v1/admin/offers"))
+                let all = try APITests.decode(Schemas.AdminOfferList.self, try await client.offersAPI("/api/v1/admin/offers"))
                 #expect(all.today == "2026-11-18" && all.offers.count == 33 && all.offers.contains { $0.id == offer.id && $0.headline == offer.headline })
-                let mine = try APITests.decode(AdminOfferList.self, try await client.offersAPI("/api/v1/admin/offers?advertiserId=\(shop.id)"))
+                let mine = try APITests.decode(Schemas.AdminOfferList.self, try await client.offersAPI("/api/v1/admin/offers?advertiserId=\(shop.id)"))
                 #expect(mine.offers.map(\.id) == [offer.id])
-                #expect(try APITests.decode(AdminOffer.self, try await client.offersAPI("/api/v1/admin/offers/\(offer.id)")).headline == offer.headline)
+                #expect(try APITests.decode(Schemas.AdminOffer.self, try await client.offersAPI("/api/v1/admin/offers/\(offer.id)")).headline == offer.headline)
 
                 // Served for a matching film (thriller, "middle" in its name), at the top.
-                let served = try APITests.decode(TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001"))
+                let served = try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001"))
                 #expect(served.banner?.id == offer.id)
                 #expect(served.banner?.clickURL == "/offers/\(offer.id)/go?title=movie:1001")
                 #expect(served.banner?.advertiser.name == "Test Shop" && served.banner?.demo == false)
                 // Not for a TV show: it is for films only.
-                let show = try APITests.decode(TitleOffers.self, try await client.get("/api/v1/offers?title=show:139"))
+                let show = try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=show:139"))
                 #expect(!show.all.map(\.id).contains(offer.id))
 
                 // A click through the page route shows in today's row.
@@ -337,21 +315,21 @@ struct OffersAPITests {
                 #expect(click.headers[.location]?.hasPrefix("https://shop.testshop.example/candle") == true)
                 let reportResponse = try await client.offersAPI("/api/v1/admin/offers/\(offer.id)/report")
                 #expect(reportResponse.status == .ok)
-                let report = try APITests.decode(Report.self, reportResponse)
+                let report = try APITests.decode(Schemas.OfferReport.self, reportResponse)
                 #expect(report.offerId == offer.id && report.to == "2026-11-18" && report.from == "2026-10-20" && report.rows.count == 30)
                 let today = try #require(report.rows.last)
                 #expect(today.day == "2026-11-18" && today.clicks == 1 && today.impressions == 1 && today.ctr == 100)
                 #expect(report.rows.dropLast().allSatisfy { $0.impressions == 0 && $0.clicks == 0 && $0.ctr == nil })
                 #expect(report.totals.clicks == 1 && report.totals.impressions == 1 && report.totals.ctr == 100)
-                let explicit = try APITests.decode(Report.self, try await client.offersAPI("/api/v1/admin/offers/\(offer.id)/report?from=2026-11-17&to=2026-11-18"))
+                let explicit = try APITests.decode(Schemas.OfferReport.self, try await client.offersAPI("/api/v1/admin/offers/\(offer.id)/report?from=2026-11-17&to=2026-11-18"))
                 #expect(explicit.rows.map(\.day) == ["2026-11-17", "2026-11-18"] && explicit.totals.clicks == 1)
                 #expect(explicit.rows.first?.ctr == nil)
 
                 // Paused: no longer served.
                 let paused = try await client.offersAPI("/api/v1/admin/offers/\(offer.id)", .put, Self.offerBody(advertiser: shop.id, ["active": false]))
                 #expect(paused.status == .ok)
-                #expect(try APITests.decode(AdminOffer.self, paused).status == "paused")
-                let afterPause = try APITests.decode(TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001"))
+                #expect(try APITests.decode(Schemas.AdminOffer.self, paused).status == .paused)
+                let afterPause = try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001"))
                 #expect(afterPause.banner != nil && !afterPause.all.map(\.id).contains(offer.id))
                 #expect(try await client.get("/offers/\(offer.id)/go?title=movie:1001").status == .notFound)
                 // Full replace: a field left out takes its default (weight 5, active true, both).
@@ -359,8 +337,8 @@ struct OffersAPITests {
                     "advertiserId": shop.id, "headline": "Scheduled Candle", "description": "Later.", "priceText": "$9",
                     "landingURL": "https://testshop.example/later", "startsOn": "2026-12-01", "endsOn": "2026-12-31",
                 ]))
-                let later = try APITests.decode(AdminOffer.self, replaced)
-                #expect(later.status == "scheduled" && later.weight == 5 && later.active && later.media == "both" && later.genres.isEmpty && later.keywords.isEmpty)
+                let later = try APITests.decode(Schemas.AdminOffer.self, replaced)
+                #expect(later.status == .scheduled && later.weight == 5 && later.active && later.media == .both && later.genres.isEmpty && later.keywords.isEmpty)
                 #expect(try await client.offersAPI("/api/v1/admin/offers/999999", .put, Self.offerBody(advertiser: shop.id)).status == .notFound)
 
                 // Deleted: gone for every operation.
@@ -387,7 +365,7 @@ struct OffersAPITests {
         try await TestApp.with { app in
             try await app.seedAdmin(token: Self.token)
             try await app.test { client in
-                let shop = try APITests.decode(AdminAdvertiser.self, try await client.offersAPI("/api/v1/admin/advertisers", .post, Self.advertiserBody))
+                let shop = try APITests.decode(Schemas.AdminAdvertiser.self, try await client.offersAPI("/api/v1/admin/advertisers", .post, Self.advertiserBody))
                 let cases: [(String, [String: Any], field: String, words: String)] = [
                     ("http landing page", ["landingURL": "http://testshop.example/candle"], "landingURL", "must start with https://"),
                     ("landing on another domain", ["landingURL": "https://evil.example/candle"], "landingURL", "must be on one of the shop’s domains"),
@@ -406,23 +384,23 @@ struct OffersAPITests {
                         let response = try await client.offersAPI(path, method, Self.offerBody(advertiser: shop.id, change))
                         #expect(response.status == .unprocessableContent, "\(name): \(method)")
                         #expect(response.headers[.contentType]?.hasPrefix("application/problem+json") == true)
-                        let problem = try APITests.decode(Problem.self, response)
+                        let problem = try APITests.decode(Schemas.Problem.self, response)
                         #expect(problem.status == 422 && problem.title == "Unprocessable Content" && problem.detail.contains(words), "\(name): \(problem.detail)")
-                        #expect(problem.errors?[field]?.contains(words) == true, "\(name): \(String(describing: problem.errors))")
+                        #expect(problem.errors?.additionalProperties[field]?.contains(words) == true, "\(name): \(String(describing: problem.errors))")
                     }
                 }
-                let several = try APITests.decode(Problem.self, try await client.offersAPI(
+                let several = try APITests.decode(Schemas.Problem.self, try await client.offersAPI(
                     "/api/v1/admin/offers", .post, Self.offerBody(advertiser: shop.id, ["weight": 0, "priceText": ""])
                 ))
-                #expect(Set(several.errors?.keys.map { $0 } ?? []) == ["weight", "priceText"])
+                #expect(Set(several.errors?.additionalProperties.keys.map { $0 } ?? []) == ["weight", "priceText"])
                 #expect(several.detail.contains("Price is required.") && several.detail.contains("Weight"))
 
                 let badShop = try await client.offersAPI("/api/v1/admin/advertisers", .post, Self.json([
                     "name": "", "website": "http://testshop.example", "domains": ["not a domain!"],
                 ]))
                 #expect(badShop.status == .unprocessableContent)
-                let shopProblem = try APITests.decode(Problem.self, badShop)
-                #expect(Set(shopProblem.errors?.keys.map { $0 } ?? []) == ["name", "domains", "website"])
+                let shopProblem = try APITests.decode(Schemas.Problem.self, badShop)
+                #expect(Set(shopProblem.errors?.additionalProperties.keys.map { $0 } ?? []) == ["name", "domains", "website"])
 
                 for body in [
                     Self.offerBody(advertiser: shop.id, ["media": "films"]),
@@ -433,7 +411,7 @@ struct OffersAPITests {
                 ] {
                     let response = try await client.offersAPI("/api/v1/admin/offers", .post, body)
                     #expect(response.status == .badRequest, "\(body)")
-                    #expect(try APITests.decode(Problem.self, response).status == 400)
+                    #expect(try APITests.decode(Schemas.Problem.self, response).status == 400)
                 }
                 // Nothing was saved, and the demo offer 1 is unchanged.
                 #expect(try await app.services.offerAdmin.offers().count == 32)
@@ -451,8 +429,8 @@ struct OffersAPITests {
             try await app.test { client in
                 let response = try await client.offersAPI("/api/v1/admin/offers/1/report?\(query)")
                 #expect(response.status == .badRequest)
-                let problem = try APITests.decode(Problem.self, response)
-                #expect(problem.status == 400 && problem.title == "Bad Request" && problem.errors?["range"] == problem.detail)
+                let problem = try APITests.decode(Schemas.Problem.self, response)
+                #expect(problem.status == 400 && problem.title == "Bad Request" && problem.errors?.additionalProperties["range"] == problem.detail)
             }
         }
     }
@@ -478,4 +456,9 @@ extension TestClientProtocol {
         if json != nil { headers[.contentType] = "application/json" }
         return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
     }
+}
+
+extension Schemas.TitleOffers {
+    /// The banner (if any), then the shops' offers.
+    var all: [Schemas.Offer] { (banner.map { [$0] } ?? []) + offers }
 }
