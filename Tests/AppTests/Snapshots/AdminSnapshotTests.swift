@@ -9,8 +9,8 @@ import Testing
 struct AdminSnapshotTests {
     @Test("the dashboard")
     func dashboard() async throws {
-        try await TestApp.with { app in
-            let cookie = try await app.signedIn("admin", admin: true).cookie
+        try await TestApp.withOffers(.demo) { app, _ in
+            let cookie = try await app.seedAdmin()
             try await app.test { client in
                 let page = try await client.get("/admin/offers", cookie: cookie)
                 #expect(page.text.contains("Reel Snacks"))
@@ -21,8 +21,8 @@ struct AdminSnapshotTests {
 
     @Test("the offer form: new, and a demo offer to edit")
     func offerForm() async throws {
-        try await TestApp.with { app in
-            let cookie = try await app.signedIn("admin", admin: true).cookie
+        try await TestApp.withOffers(.demo) { app, _ in
+            let cookie = try await app.seedAdmin()
             try await app.test { client in
                 assertPage(try await client.get("/admin/offers/new", cookie: cookie), named: "admin-offer-new")
                 let edit = try await client.get("/admin/offers/1/edit", cookie: cookie)
@@ -34,8 +34,8 @@ struct AdminSnapshotTests {
 
     @Test("the advertiser form: new, and a demo shop to edit")
     func advertiserForm() async throws {
-        try await TestApp.with { app in
-            let cookie = try await app.signedIn("admin", admin: true).cookie
+        try await TestApp.withOffers(.demo) { app, _ in
+            let cookie = try await app.seedAdmin()
             try await app.test { client in
                 assertPage(try await client.get("/admin/advertisers/new", cookie: cookie), named: "admin-advertiser-new")
                 let edit = try await client.get("/admin/advertisers/1/edit", cookie: cookie)
@@ -47,10 +47,10 @@ struct AdminSnapshotTests {
 
     @Test("an offer's report with impressions and a click")
     func report() async throws {
-        try await TestApp.with { app in
-            let cookie = try await app.signedIn("admin", admin: true).cookie
+        try await TestApp.withOffers(.demo) { app, _ in
+            let cookie = try await app.seedAdmin()
             try await app.test { client in
-                let offer = try #require(try await app.services.offerAdmin.offer(5))
+                let offer = try await app.storedOffer(5)
                 app.services.offers.tracker.impressions([offer], visitor: "a")
                 app.services.offers.tracker.impressions([offer], visitor: "b")
                 #expect(try await client.get("/offers/5/go").status == .seeOther)

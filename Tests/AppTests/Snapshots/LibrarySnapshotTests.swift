@@ -13,7 +13,8 @@ struct LibrarySnapshotTests {
             try await app.test { client in
                 let watched = try await client.postForm("/library/movies/1002", [("watched", "1"), ("return_to", "/")])
                 #expect(watched.headers[.location] == "/movies/1002/note?return_to=/")
-                let page = try await client.get("/movies/1002/note?return_to=/", cookie: try #require(watched.sessionCookie))
+                let cookie = try #require(watched.sessionCookie)
+                let page = try await client.get("/movies/1002/note?return_to=/", cookie: cookie)
                 #expect(page.text.contains("Note for January Film"))
                 assertPage(page, named: "note")
             }
