@@ -61,11 +61,14 @@ let package = Package(
             name: "AppTests",
             dependencies: [
                 "App",
+                "PopcornAPI",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             // Checked-in descriptions the tests compare with, read through #filePath.
-            exclude: ["Persistence/schema-sqlite.txt", "Persistence/schema-postgres.txt", "Persistence/seed-demo-offers.txt"],
+            exclude: [
+                "Persistence/schema-sqlite.txt", "Persistence/schema-postgres.txt", "Persistence/seed-demo-offers.txt", "__Snapshots__",
+            ],
             resources: [.copy("Fixtures")]
         ),
     ]

@@ -2,21 +2,18 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import PopcornAPI
 import Testing
 
 @testable import App
 
+/// The API's answers as generated from openapi.yaml: the tests decode into these, so an answer that
+/// does not fit the contract fails them.
+typealias Schemas = Components.Schemas
+
 @Suite("JSON API v1")
 struct APITests {
-    struct Problem: Decodable { let status: Int; let detail: String }
-    struct Source: Decodable { let kind: String; let fetchedAt: Date? }
-    struct Movie: Decodable { let id: Int; let title: String; let year: Int?; let storeUrl: String?; let posterUrl: String? }
-    struct MovieList: Decodable { let year: Int; let source: Source; let movies: [Movie] }
-    struct State: Decodable { let favorite: Bool; let watched: Bool; let note: String? }
-    struct Detail: Decodable { let movie: Movie; let source: Source; let library: State? }
-    struct Entry: Decodable { let id: Int; let title: String; let favorite: Bool; let watched: Bool; let note: String? }
-    struct Page: Decodable { let list: String; let page: Int; let pageSize: Int; let total: Int; let items: [Entry] }
-
+    /// An answer as its generated type, dates as the API writes them (ISO 8601).
     static func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -29,11 +26,11 @@ struct APITests {
             try await app.test { client in
                 let response = try await client.get("/api/v1/movies?year=2026")
                 #expect(response.status == .ok)
-                let list = try Self.decode(MovieList.self, response)
-                #expect(list.year == 2026 && list.source.kind == "live")
+                let list = try Self.decode(Schemas.MovieList.self, response)
+                #expect(list.year == 2026 && list.source.kind == .live)
                 #expect(list.movies.map(\.id) == [1003, 1001, 1006, 1002, 1005])
                 #expect(list.movies[1].posterUrl?.hasPrefix("/posters?") == true)
-                let byDefault = try Self.decode(MovieList.self, try await client.get("/api/v1/movies"))
+                let byDefault = try Self.decode(Schemas.MovieList.self, try await client.get("/api/v1/movies"))
                 #expect(byDefault.year == 2026)
             }
         }
@@ -46,7 +43,7 @@ struct APITests {
                 let response = try await client.get(path)
                 #expect(response.status == .badRequest)
                 #expect(response.headers[.contentType]?.hasPrefix("application/problem+json") == true)
-                let problem = try Self.decode(Problem.self, response)
+                let problem = try Self.decode(Schemas.Problem.self, response)
                 #expect(problem.status == 400 && !problem.detail.isEmpty)
             }
         }
@@ -56,7 +53,7 @@ struct APITests {
     func getMovie() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let detail = try Self.decode(Detail.self, try await client.get("/api/v1/movies/1001"))
+                let detail = try Self.decode(Schemas.MovieDetail.self, try await client.get("/api/v1/movies/1001"))
                 #expect(detail.movie.title == "Middle Of The Year" && detail.library == nil)
                 #expect(detail.movie.storeUrl?.contains("id1001") == true)
                 #expect(try await client.get("/api/v1/movies/999999").status == .notFound)
@@ -64,7 +61,7 @@ struct APITests {
                 app.upstream.respond { _ throws(UpstreamError) in throw .unreachable("down") }
                 let down = try await client.get("/api/v1/movies/777777")
                 #expect(down.status == .serviceUnavailable)
-                #expect(try Self.decode(Problem.self, down).detail == "An error occurred while fetching data. Do you want to try again?")
+                #expect(try Self.decode(Schemas.Problem.self, down).detail == "An error occurred while fetching data. Do you want to try again?")
             }
         }
     }
@@ -76,21 +73,21 @@ struct APITests {
                 let created = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": true}"#)
                 #expect(created.status == .ok)
                 let cookie = try #require(created.sessionCookie)
-                #expect(try Self.decode(Entry.self, created).favorite)
+                #expect(try Self.decode(Schemas.LibraryEntry.self, created).favorite)
                 let updated = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"watched": true, "note": "Great"}"#, cookie: cookie)
-                let entry = try Self.decode(Entry.self, updated)
+                let entry = try Self.decode(Schemas.LibraryEntry.self, updated)
                 #expect(entry.favorite && entry.watched && entry.note == "Great")
                 #expect(updated.sessionCookie == nil, "an existing visitor keeps its session")
-                let detail = try Self.decode(Detail.self, try await client.get("/api/v1/movies/1001", cookie: cookie))
+                let detail = try Self.decode(Schemas.MovieDetail.self, try await client.get("/api/v1/movies/1001", cookie: cookie))
                 #expect(detail.library?.note == "Great")
-                let page = try Self.decode(Page.self, try await client.get("/api/v1/library?list=watched", cookie: cookie))
+                let page = try Self.decode(Schemas.LibraryPage.self, try await client.get("/api/v1/library?list=watched", cookie: cookie))
                 #expect(page.total == 1 && page.pageSize == 60 && page.items.first?.title == "Middle Of The Year")
                 let emptied = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": false, "watched": false}"#, cookie: cookie)
                 #expect(emptied.status == .noContent)
                 _ = try await client.sendJSON("/api/v1/library/movies/1002", method: .put, #"{"favorite": true}"#, cookie: cookie)
                 #expect(try await client.execute(uri: "/api/v1/library/movies/1002", method: .delete, headers: [.cookie: cookie]).status == .noContent)
                 #expect(try await client.execute(uri: "/api/v1/library/movies/1002", method: .delete, headers: [.cookie: cookie]).status == .notFound)
-                #expect(try Self.decode(Page.self, try await client.get("/api/v1/library", cookie: cookie)).total == 0)
+                #expect(try Self.decode(Schemas.LibraryPage.self, try await client.get("/api/v1/library", cookie: cookie)).total == 0)
             }
         }
     }
@@ -101,7 +98,7 @@ struct APITests {
             try await app.test { client in
                 let long = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, "{\"note\": \"\(String(repeating: "a", count: 2001))\"}")
                 #expect(long.status == .unprocessableContent)
-                #expect(try Self.decode(Problem.self, long).detail.contains("at most 2000 characters"))
+                #expect(try Self.decode(Schemas.Problem.self, long).detail.contains("at most 2000 characters"))
                 #expect(long.sessionCookie == nil)
                 let garbage = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, "{not json")
                 #expect(garbage.status == .badRequest)
@@ -120,10 +117,10 @@ struct APITests {
             try await app.test { client in
                 let mine = try #require(try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": true, "note": "mine"}"#).sessionCookie)
                 let theirs = try #require(try await client.sendJSON("/api/v1/library/movies/1002", method: .put, #"{"favorite": true}"#).sessionCookie)
-                let theirPage = try Self.decode(Page.self, try await client.get("/api/v1/library", cookie: theirs))
+                let theirPage = try Self.decode(Schemas.LibraryPage.self, try await client.get("/api/v1/library", cookie: theirs))
                 #expect(theirPage.items.map(\.id) == [1002])
                 #expect(try await client.execute(uri: "/api/v1/library/movies/1001", method: .delete, headers: [.cookie: theirs]).status == .notFound)
-                #expect(try Self.decode(Page.self, try await client.get("/api/v1/library", cookie: mine)).total == 1)
+                #expect(try Self.decode(Schemas.LibraryPage.self, try await client.get("/api/v1/library", cookie: mine)).total == 1)
             }
         }
     }

@@ -1,24 +1,12 @@
 import Foundation
 import HummingbirdTesting
+import PopcornAPI
 import Testing
 
 @testable import App
 
 @Suite("JSON API v1: search")
 struct SearchAPITests {
-    struct Movie: Decodable { let id: Int; let title: String; let director: String? }
-    struct Details: Decodable { let imdbId: String; let imdbUrl: String; let director: String?; let actors: String?; let imdbRating: String? }
-    struct Library: Decodable { let favorite: Bool }
-    struct Match: Decodable { let movie: Movie; let details: Details?; let library: Library? }
-    struct OMDb: Decodable { let status: String; let message: String? }
-    struct Source: Decodable { let kind: String }
-    struct Show: Decodable { let id: Int; let name: String }
-    struct Results: Decodable {
-        let query: String; let source: Source; let bestMatch: Match?; let omdb: OMDb?; let movies: [Movie]; let shows: [Show]; let remembered: Bool
-    }
-    struct Last: Decodable { let query: String; let searchedAt: String; let match: Match }
-    struct Problem: Decodable { let status: Int; let detail: String }
-
     @Test("GET /api/v1/search: best match with OMDb details, the other films, shows; remembered for the caller")
     func search() async throws {
         try await TestApp.with(configure: { $0.omdbAPIKey = Fixtures.omdbKey }) { app in
@@ -26,19 +14,19 @@ struct SearchAPITests {
                 let response = try await client.get("/api/v1/search?q=spider")
                 #expect(response.status == .ok)
                 let cookie = try #require(response.sessionCookie)
-                let results = try APITests.decode(Results.self, response)
-                #expect(results.query == "spider" && results.source.kind == "live" && results.remembered)
+                let results = try APITests.decode(Schemas.SearchResults.self, response)
+                #expect(results.query == "spider" && results.source.kind == .live && results.remembered)
                 #expect(results.bestMatch?.movie.id == 284910350)
                 #expect(results.bestMatch?.details?.imdbId == "tt0278731" && results.bestMatch?.details?.director == "David Cronenberg")
                 #expect(results.bestMatch?.details?.imdbUrl == "https://www.imdb.com/title/tt0278731/")
-                #expect(results.omdb?.status == "found")
+                #expect(results.omdb?.status == .found)
                 #expect(results.movies.map(\.id) == [1440739251])
                 _ = try await client.sendJSON("/api/v1/library/movies/284910350", method: .put, #"{"favorite":true}"#, cookie: cookie)
-                let last = try APITests.decode(Last.self, try await client.get("/api/v1/search/last", cookie: cookie))
+                let last = try APITests.decode(Schemas.LastSearch.self, try await client.get("/api/v1/search/last", cookie: cookie))
                 #expect(last.query == "spider" && last.match.movie.title == "Spider")
                 #expect(last.match.details?.actors == "Ralph Fiennes, Miranda Richardson, Gabriel Byrne")
                 #expect(last.match.library?.favorite == true)
-                let shows = try APITests.decode(Results.self, try await client.get("/api/v1/search?q=Pok%C3%A9mon"))
+                let shows = try APITests.decode(Schemas.SearchResults.self, try await client.get("/api/v1/search?q=Pok%C3%A9mon"))
                 #expect(shows.bestMatch == nil && shows.movies.isEmpty && !shows.remembered)
                 #expect(shows.shows.map(\.name).contains("Pokémon"))
             }
@@ -55,7 +43,7 @@ struct SearchAPITests {
                 let response = try await client.get(path)
                 #expect(response.status.code == status)
                 #expect(response.headers[.contentType]?.hasPrefix("application/problem+json") == true)
-                #expect(!(try APITests.decode(Problem.self, response).detail.isEmpty))
+                #expect(!(try APITests.decode(Schemas.Problem.self, response).detail.isEmpty))
             }
         }
     }
@@ -68,8 +56,8 @@ struct SearchAPITests {
                 app.upstream.fail(host: "itunes.test") { _ in UpstreamResponse(status: 200, body: Data("{\"results\":".utf8)) }
                 let failed = try await client.get("/api/v1/search?q=midsommar", cookie: cookie)
                 #expect(failed.status == .serviceUnavailable)
-                #expect(try APITests.decode(Problem.self, failed).detail.contains("Your last search is kept as it was."))
-                #expect(try APITests.decode(Last.self, try await client.get("/api/v1/search/last", cookie: cookie)).query == "spider")
+                #expect(try APITests.decode(Schemas.Problem.self, failed).detail.contains("Your last search is kept as it was."))
+                #expect(try APITests.decode(Schemas.LastSearch.self, try await client.get("/api/v1/search/last", cookie: cookie)).query == "spider")
             }
         }
     }

@@ -1,27 +1,22 @@
 import Foundation
 import HummingbirdTesting
+import PopcornAPI
 import Testing
 
 @testable import App
 
 @Suite("JSON API v1: TV shows")
 struct ShowsAPITests {
-    struct Show: Decodable { let id: Int; let name: String; let imdbUrl: String?; let summaryHtml: String?; let posterUrl: String? }
-    struct ShowList: Decodable { let page: Int?; let isEnd: Bool; let shows: [Show] }
-    struct ShowDetail: Decodable { let show: Show; let saved: Bool }
-    struct Entry: Decodable { let kind: String; let id: Int; let title: String; let favorite: Bool }
-    struct Page: Decodable { let total: Int; let items: [Entry] }
-
     @Test("index pages, search, one show; bad input is a 400 problem; unknown ids 404")
     func reads() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let list = try APITests.decode(ShowList.self, try await client.get("/api/v1/shows?page=1"))
+                let list = try APITests.decode(Schemas.ShowList.self, try await client.get("/api/v1/shows?page=1"))
                 #expect(list.shows.count == 6 && !list.isEnd)
-                #expect(try APITests.decode(ShowList.self, try await client.get("/api/v1/shows?page=2")).isEnd)
-                let hits = try APITests.decode(ShowList.self, try await client.get("/api/v1/shows?q=girls"))
+                #expect(try APITests.decode(Schemas.ShowList.self, try await client.get("/api/v1/shows?page=2")).isEnd)
+                let hits = try APITests.decode(Schemas.ShowList.self, try await client.get("/api/v1/shows?q=girls"))
                 #expect(hits.shows.map(\.id).contains(139))
-                let detail = try APITests.decode(ShowDetail.self, try await client.get("/api/v1/shows/139"))
+                let detail = try APITests.decode(Schemas.ShowDetail.self, try await client.get("/api/v1/shows/139"))
                 #expect(detail.show.imdbUrl == "https://www.imdb.com/title/tt1723816" && !detail.saved)
                 #expect(detail.show.summaryHtml?.hasPrefix("<p><b>Girls</b>") == true)
                 for path in ["/api/v1/shows?page=0", "/api/v1/shows?page=-2", "/api/v1/shows?page=abc", "/api/v1/shows/abc"] {
@@ -39,13 +34,13 @@ struct ShowsAPITests {
                 let put = try await client.sendJSON("/api/v1/library/shows/139", method: .put, "")
                 #expect(put.status == .ok)
                 let cookie = try #require(put.sessionCookie)
-                let entry = try APITests.decode(Entry.self, put)
-                #expect(entry.kind == "show" && entry.title == "Girls" && entry.favorite)
+                let entry = try APITests.decode(Schemas.LibraryEntry.self, put)
+                #expect(entry.kind == .show && entry.title == "Girls" && entry.favorite)
                 _ = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": true}"#, cookie: cookie)
-                let shows = try APITests.decode(Page.self, try await client.get("/api/v1/library?kind=show", cookie: cookie))
+                let shows = try APITests.decode(Schemas.LibraryPage.self, try await client.get("/api/v1/library?kind=show", cookie: cookie))
                 #expect(shows.total == 1 && shows.items.first?.id == 139)
-                #expect(try APITests.decode(Page.self, try await client.get("/api/v1/library", cookie: cookie)).total == 2)
-                #expect(try APITests.decode(ShowDetail.self, try await client.get("/api/v1/shows/139", cookie: cookie)).saved)
+                #expect(try APITests.decode(Schemas.LibraryPage.self, try await client.get("/api/v1/library", cookie: cookie)).total == 2)
+                #expect(try APITests.decode(Schemas.ShowDetail.self, try await client.get("/api/v1/shows/139", cookie: cookie)).saved)
                 #expect(try await client.execute(uri: "/api/v1/library/shows/139", method: .delete, headers: [.cookie: cookie]).status == .noContent)
                 #expect(try await client.execute(uri: "/api/v1/library/shows/139", method: .delete, headers: [.cookie: cookie]).status == .notFound)
                 #expect(try await client.sendJSON("/api/v1/library/shows/424242", method: .put, "", cookie: cookie).status == .notFound)

@@ -125,9 +125,7 @@ struct ClickThroughTests {
 
     @Test("GET /offers/{id}/go with generated hostile title parameters always answers 303 to the stored shop")
     func routeProperty() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Reel Snacks", domains: ["shop.example.com"])
+        try await TestApp.withOffers { app, shop in
             let landing = "https://shop.example.com/products/popcorn?ref=abc&utm_source=x"
             let id = try await app.addOffer(advertiser: shop, headline: "Popcorn", landingURL: landing)
             try await app.test { client in
@@ -163,9 +161,7 @@ struct ClickThroughTests {
         "?title=movie:1001&utm_source=evil&store=XX&redirect=https://evil.com", "?url=https://evil.com&next=//evil.com", "?title=movie:1001@evil.com/",
     ])
     func rawParameters(query: String) async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Reel Snacks")
+        try await TestApp.withOffers { app, shop in
             let landing = "https://shop.example.com/products/popcorn"
             let id = try await app.addOffer(advertiser: shop, headline: "Popcorn", landingURL: landing)
             try await app.test { client in

@@ -50,9 +50,7 @@ struct FrequencyCapTests {
 
     @Test("OfferService: the 4th page for the same visitor gets the next best offer, others still the best; an hour later the best again")
     func serviceSkipsCapped() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Night Shop")
+        try await TestApp.withOffers(.shop("Night Shop")) { app, shop in
             let best = try await app.addOffer(advertiser: shop, headline: "Best", genres: ["thriller"], weight: 9)
             let next = try await app.addOffer(advertiser: shop, headline: "Next", genres: ["thriller"], weight: 5)
             let offers = app.services.offers
@@ -76,9 +74,7 @@ struct FrequencyCapTests {
 
     @Test("OfferService: a listing's sponsored card rotates to the next offer after three views")
     func listingSkipsCapped() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Night Shop")
+        try await TestApp.withOffers(.shop("Night Shop")) { app, shop in
             let best = try await app.addOffer(advertiser: shop, headline: "Best", genres: ["drama"], weight: 9)
             let next = try await app.addOffer(advertiser: shop, headline: "Next", genres: ["drama"], weight: 5)
             let listing = ListingContext(titles: [("Quiet Autumn", ["Drama"])], kind: .movie)
@@ -94,9 +90,7 @@ struct FrequencyCapTests {
 
     @Test("when every relevant offer is capped the page shows none rather than repeating one")
     func allCapped() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Night Shop")
+        try await TestApp.withOffers(.shop("Night Shop")) { app, shop in
             try await app.addOffer(advertiser: shop, headline: "Only", genres: ["thriller"])
             let context = OfferFixtures.movie("Night Drive", genres: ["Thriller"], id: 1001)
             for _ in 1...3 { _ = await app.services.offers.forTitle(context, visitor: "alice") }

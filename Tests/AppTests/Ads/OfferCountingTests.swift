@@ -13,9 +13,7 @@ struct OfferCountingTests {
 
     @Test("1,000 simultaneous clicks are 1,000 redirects and 1,000 click rows")
     func concurrentClicks() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Reel Snacks")
+        try await TestApp.withOffers { app, shop in
             let id = try await app.addOffer(advertiser: shop, headline: "Popcorn Trio", landingURL: "https://shop.example.com/p")
             try await app.test { client in
                 _ = try await client.get("/movies/1001") // the film is in the catalogue cache before the rush
@@ -43,9 +41,7 @@ struct OfferCountingTests {
 
     @Test("1,000 different visitors viewing a film at once are 1,000 impressions")
     func concurrentVisitors() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Reel Snacks")
+        try await TestApp.withOffers { app, shop in
             try await app.addOffer(advertiser: shop, headline: "Thriller Night Popcorn", genres: ["thriller"])
             try await app.test { client in
                 let warmUp = try await client.get("/movies/1001")
@@ -67,9 +63,7 @@ struct OfferCountingTests {
 
     @Test("one visitor opening a film 1,000 times at once is one impression")
     func concurrentSameVisitor() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Reel Snacks")
+        try await TestApp.withOffers { app, shop in
             try await app.addOffer(advertiser: shop, headline: "Thriller Night Popcorn", genres: ["thriller"])
             try await app.test { client in
                 _ = try await client.get("/movies/1001", cookie: Visitors.cookie(1)) // another visitor fills the catalogue cache
@@ -90,11 +84,9 @@ struct OfferCountingTests {
 
     @Test("1,000 impressions recorded at once from many tasks are all written, once each")
     func concurrentTrackerCalls() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Reel Snacks")
+        try await TestApp.withOffers { app, shop in
             let id = try await app.addOffer(advertiser: shop, headline: "Popcorn")
-            let offer = OfferFixtures.offer(id, advertiser: shop)
+            let offer = try await app.storedOffer(id)
             let tracker = app.services.offers.tracker
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<Self.load {
@@ -112,9 +104,7 @@ struct OfferCountingTests {
 
     @Test("a burst of pages for one visitor shows an offer no more than the cap allows")
     func capUnderBurst() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Reel Snacks")
+        try await TestApp.withOffers { app, shop in
             let id = try await app.addOffer(advertiser: shop, headline: "Thriller Night Popcorn", genres: ["thriller"])
             let offers = app.services.offers
             let context = OfferFixtures.movie("Night Drive", genres: ["Thriller"], id: 1001)
@@ -131,12 +121,10 @@ struct OfferCountingTests {
 
     @Test("closing the tracker while a flush is writing still writes every queued impression before it returns")
     func closeWaitsForWritesInProgress() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Reel Snacks")
+        try await TestApp.withOffers { app, shop in
             let id = try await app.addOffer(advertiser: shop, headline: "Popcorn")
-            let offer = OfferFixtures.offer(id, advertiser: shop)
-            let tracker = OfferTracker(database: app.services.database, clock: app.clock, logger: TestDatabase.logger, flushDelay: .seconds(3600))
+            let offer = try await app.storedOffer(id)
+            let tracker = app.quietTracker()
             let queued = 10 * OfferTracker.batchSize
             for index in 0..<queued { tracker.impressions([offer], visitor: "visitor-\(index)") }
             // The timer's flush is writing when the server shuts down (the shutdown hook calls close()).
@@ -151,13 +139,11 @@ struct OfferCountingTests {
 
     @Test("a report read right after flush() includes every impression queued before it, even while another flush is writing")
     func flushWaitsForWritesInProgress() async throws {
-        try await TestApp.with { app in
-            try await app.removeAllOffers()
-            let shop = try await app.addAdvertiser("Reel Snacks")
+        try await TestApp.withOffers { app, shop in
             let id = try await app.addOffer(advertiser: shop, headline: "Popcorn")
-            let offer = OfferFixtures.offer(id, advertiser: shop)
+            let offer = try await app.storedOffer(id)
             // A tracker of its own whose timer never fires during the test: only the two flushes below write.
-            let tracker = OfferTracker(database: app.services.database, clock: app.clock, logger: TestDatabase.logger, flushDelay: .seconds(3600))
+            let tracker = app.quietTracker()
             let queued = 10 * OfferTracker.batchSize
             for index in 0..<queued { tracker.impressions([offer], visitor: "visitor-\(index)") }
             // Two callers flush at once (the 1 s timer and a report, or the timer and shutdown): each, once its

@@ -38,7 +38,8 @@ struct AppendedMigrationTests {
                 // A visitor's first save writes a profile row, which now has the extra column.
                 let saved = try await client.postForm("/library/movies/1001", [("favorite", "1")])
                 #expect(saved.status == .seeOther)
-                let lists = try await client.get("/library", cookie: try #require(saved.sessionCookie))
+                let cookie = try #require(saved.sessionCookie)
+                let lists = try await client.get("/library", cookie: cookie)
                 #expect(lists.status == .ok && lists.text.contains("Middle Of The Year"))
             }
         }

@@ -1,0 +1,143 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SQLKit
+import Testing
+
+@testable import App
+
+/// What is recorded when an offer is shown or followed through the pages.
+@Suite("Partner offers: clicks and impressions")
+struct OfferRecordingTests {
+    // MARK: Click-through
+
+    @Test("a click is counted and answered 303 to the shop with campaign, title and store parameters, never cached")
+    func clickThrough() async throws {
+        try await TestApp.withOffers { app, shop in
+            let landing = "https://shop.example.com/products/popcorn-trio"
+            let id = try await app.addOffer(advertiser: shop, headline: "Popcorn Trio", landingURL: landing)
+            try await app.test { client in
+                let response = try await client.get("/offers/\(id)/go?title=movie:1005")
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location] == landing
+                    + "?utm_source=popcornswirl&utm_medium=offer&utm_campaign=\(id)&title_id=movie%3A1005"
+                    + "&title_name=Undated%20%3CMystery%3E%20%26%20Co&store=US")
+                #expect(response.headers[.cacheControl] == "no-store")
+                #expect(try await app.rows("offer_clicks") == 1)
+
+                let show = try await client.get("/offers/\(id)/go?title=show:45499")
+                #expect(show.headers[.location] == landing
+                    + "?utm_source=popcornswirl&utm_medium=offer&utm_campaign=\(id)&title_id=show%3A45499&title_name=The%20Midnight%20Gospel&store=US")
+
+                let plain = try await client.get("/offers/\(id)/go")
+                #expect(plain.headers[.location] == landing + "?utm_source=popcornswirl&utm_medium=offer&utm_campaign=\(id)&store=US")
+
+                // A title that does not exist is left out rather than passed to the shop.
+                let unknown = try await client.get("/offers/\(id)/go?title=movie:999999")
+                #expect(unknown.status == .seeOther)
+                #expect(unknown.headers[.location] == landing + "?utm_source=popcornswirl&utm_medium=offer&utm_campaign=\(id)&store=US")
+
+                // Every click is a row, repeat clicks included.
+                _ = try await client.get("/offers/\(id)/go?title=movie:1005")
+                #expect(try await app.rows("offer_clicks") == 5)
+                let rows = try await app.services.database.sql.raw("""
+                    SELECT offer_id, advertiser_id, title, day FROM offer_clicks ORDER BY clicked_at, title
+                    """).all()
+                let titles = try rows.map { try $0.decode(column: "title", as: String?.self) }
+                #expect(titles.filter { $0 == "movie:1005" }.count == 2)
+                #expect(titles.filter { $0 == "show:45499" }.count == 1)
+                #expect(titles.filter { $0 == nil }.count == 2)
+                for row in rows {
+                    #expect(try row.decode(column: "offer_id", as: Int.self) == id)
+                    #expect(try row.decode(column: "advertiser_id", as: Int.self) == shop)
+                    #expect(try row.decode(column: "day", as: String.self) == "2026-11-18")
+                }
+            }
+        }
+    }
+
+    @Test("a click the database cannot record still takes the visitor to the shop")
+    func clickWithoutRecord() async throws {
+        try await TestApp.withOffers { app, shop in
+            let id = try await app.addOffer(advertiser: shop, headline: "Popcorn Trio", landingURL: "https://shop.example.com/p")
+            try await app.services.database.sql.raw("DROP TABLE offer_clicks").run()
+            try await app.test { client in
+                let response = try await client.get("/offers/\(id)/go?title=movie:1001")
+                #expect(response.status == .seeOther)
+                #expect(response.headers[.location]?.hasPrefix("https://shop.example.com/p?utm_source=popcornswirl&") == true)
+            }
+        }
+    }
+
+    // MARK: Impressions
+
+    @Test("impressions: one per visitor, shown offer and day, whatever the number of views")
+    func impressions() async throws {
+        try await TestApp.withOffers { app, snacks in
+            let lumen = try await app.addAdvertiser("Lumen Den")
+            try await app.addOffer(advertiser: snacks, headline: "Thriller Night Popcorn", genres: ["thriller"], weight: 9)
+            try await app.addOffer(advertiser: lumen, headline: "Thunder Soundbar", genres: ["thriller"], weight: 5)
+            try await app.test { client in
+                let first = try await client.get("/movies/1001")
+                let visitor = try #require(first.visitorCookie)
+                let shown = OfferHTML.offerIDs(first.text)
+                #expect(shown.count == 2)
+                #expect(try await app.impressionRows() == shown.count)
+
+                let again = try await client.get("/movies/1001", cookie: visitor)
+                #expect(again.visitorCookie == nil)
+                #expect(Set(OfferHTML.offerIDs(again.text)) == Set(shown))
+                #expect(try await app.impressionRows() == shown.count)
+
+                // Another browser (no cookie yet, another User-Agent) is another visitor.
+                var headers = HTTPFields()
+                headers[.userAgent] = "Another Browser/1.0"
+                let other = try await client.execute(uri: "/movies/1001", method: .get, headers: headers)
+                #expect(other.visitorCookie != nil && other.visitorCookie != visitor)
+                #expect(try await app.impressionRows() == 2 * shown.count)
+
+                app.clock.advance(24 * 3600)
+                _ = try await client.get("/movies/1001", cookie: visitor)
+                #expect(try await app.impressionRows() == 3 * shown.count)
+                let days = try await app.services.database.sql.raw("SELECT DISTINCT day FROM offer_impressions ORDER BY day").all()
+                    .map { try $0.decode(column: "day", as: String.self) }
+                #expect(days == ["2026-11-18", "2026-11-19"])
+            }
+        }
+    }
+
+    @Test("a sponsored card counts an impression for its offer")
+    func listingImpressions() async throws {
+        try await TestApp.withOffers(.shop("Drama Club"), upstream: .withListings()) { app, shop in
+            let id = try await app.addOffer(advertiser: shop, headline: "Drama Club Box", genres: ["drama"])
+            try await app.test { client in
+                let page = try await client.get("/movies?year=2024")
+                #expect(OfferHTML.offerIDs(page.text) == [id])
+                let visitor = try #require(page.visitorCookie)
+                _ = try await client.get("/movies?year=2024", cookie: visitor)
+                #expect(try await app.impressionRows() == 1)
+                let row = try await app.services.database.sql.raw("SELECT offer_id, advertiser_id FROM offer_impressions").first()
+                #expect(try row?.decode(column: "offer_id", as: Int.self) == id)
+                #expect(try row?.decode(column: "advertiser_id", as: Int.self) == shop)
+            }
+        }
+    }
+
+    @Test("a client that keeps no cookies stays one visitor: one impression a day, and capped after three views")
+    func cookielessClient() async throws {
+        try await TestApp.withOffers { app, shop in
+            let id = try await app.addOffer(advertiser: shop, headline: "Thriller Night Popcorn", genres: ["thriller"])
+            try await app.test { client in
+                var banners = 0
+                for _ in 1...5 {
+                    let html = try await client.get("/movies/1001").text
+                    if html.contains(#"<aside class="offer-banner""#) { banners += 1 }
+                }
+                #expect(banners == 3)
+                #expect(try await app.impressionRows() == 1)
+                let row = try await app.services.database.sql.raw("SELECT offer_id FROM offer_impressions").first()
+                #expect(try row?.decode(column: "offer_id", as: Int.self) == id)
+            }
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Synchronization
+
+@testable import App
+
+/// An upstream that answers from a closure and counts calls per path, with an optional delay.
+final class FakeUpstream: UpstreamHTTP {
+    typealias Handler = @Sendable (URL) async throws(UpstreamError) -> UpstreamResponse
+    private let handler: Mutex<Handler>
+    private let counts = Mutex<[String: Int]>([:])
+    private let delayNanos: Mutex<UInt64> = Mutex(0)
+    private let urls = Mutex<[URL]>([])
+
+    init(_ handler: @escaping Handler) {
+        self.handler = Mutex(handler)
+    }
+
+    /// Serves the iTunes fixture files: `/search?term=YYYY…` → `itunes/year-YYYY.json`, `/lookup?id=N` from any of them.
+    static func itunesFixtures() -> FakeUpstream {
+        FakeUpstream { url throws(UpstreamError) in try Fixtures.itunesAnswer(for: url) }
+    }
+
+    func respond(_ handler: @escaping Handler) { self.handler.withLock { $0 = handler } }
+    func setDelay(milliseconds: UInt64) { delayNanos.withLock { $0 = milliseconds * 1_000_000 } }
+    func calls(_ path: String? = nil) -> Int {
+        counts.withLock { table in path.map { table[$0] ?? 0 } ?? table.values.reduce(0, +) }
+    }
+
+    /// Every URL asked for, in order.
+    func requested(host: String? = nil) -> [URL] {
+        urls.withLock { all in host.map { host in all.filter { $0.host == host } } ?? all }
+    }
+
+    /// Answers one host from `handler` and everything else from the fixtures.
+    func fail(host: String, _ handler: @escaping Handler) {
+        respond { url throws(UpstreamError) in
+            if url.host == host { return try await handler(url) }
+            return try Fixtures.itunesAnswer(for: url)
+        }
+    }
+
+    func get(_ url: URL, headers: [(String, String)]) async throws(UpstreamError) -> UpstreamResponse {
+        counts.withLock { $0[url.path, default: 0] += 1 }
+        urls.withLock { $0.append(url) }
+        let delay = delayNanos.withLock { $0 }
+        if delay > 0 { try? await Task.sleep(nanoseconds: delay) }
+        let handler = self.handler.withLock { $0 }
+        return try await handler(url)
+    }
+}
+
+enum Fixtures {
+    static func data(_ name: String) -> Data {
+        let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")!
+        return try! Data(contentsOf: url)
+    }
+
+    static func json(_ name: String) -> UpstreamResponse {
+        UpstreamResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: data(name))
+    }
+
+    static func itunesAnswer(for url: URL) throws(UpstreamError) -> UpstreamResponse {
+        if url.host == "tvmaze.test" { return tvmazeAnswer(for: url) }
+        if url.host == "omdb.test" { return omdbAnswer(for: url) }
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        if url.path.hasSuffix("/search"), let term = value("term"), value("attribute") == nil {
+            // A title search: films of `itunes/search.json` whose name contains the term, in the file's order.
+            let object = try! JSONSerialization.jsonObject(with: data("itunes/search.json")) as! [String: Any]
+            let wanted = term.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            let results = (object["results"] as! [[String: Any]]).filter {
+                ($0["trackName"] as! String).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).contains(wanted)
+            }
+            let answer = try! JSONSerialization.data(withJSONObject: ["resultCount": results.count, "results": results])
+            return UpstreamResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: answer)
+        }
+        if url.path.hasSuffix("/search"), let term = value("term") {
+            guard Bundle.module.url(forResource: "itunes/year-\(term).json", withExtension: nil, subdirectory: "Fixtures") != nil else {
+                return UpstreamResponse(status: 200, contentType: "text/javascript", body: Data(#"{"resultCount":0,"results":[]}"#.utf8))
+            }
+            return json("itunes/year-\(term).json")
+        }
+        if url.path.hasSuffix("/lookup"), let id = value("id").flatMap(Int.init) {
+            for file in ["itunes/year-2026.json", "itunes/year-2025.json", "itunes/search.json"] {
+                let body = data(file)
+                let object = try! JSONSerialization.jsonObject(with: body) as! [String: Any]
+                let results = (object["results"] as! [[String: Any]]).filter { ($0["trackId"] as? Int) == id }
+                if !results.isEmpty {
+                    let answer = try! JSONSerialization.data(withJSONObject: ["resultCount": results.count, "results": results])
+                    return UpstreamResponse(status: 200, contentType: "text/javascript", body: answer)
+                }
+            }
+            return UpstreamResponse(status: 200, contentType: "text/javascript", body: Data(#"{"resultCount":0,"results":[]}"#.utf8))
+        }
+        return UpstreamResponse(status: 404, body: Data())
+    }
+}
+
+extension Fixtures {
+    nonisolated(unsafe) static let tvmazeShows: [[String: Any]] = try! JSONSerialization.jsonObject(with: data("tvmaze/shows.json")) as! [[String: Any]]
+
+    /// TVMaze as the fixtures know it: one index page (0), shows by id, name search; 404s like TVMaze.
+    static func tvmazeAnswer(for url: URL) -> UpstreamResponse {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        func json(_ object: Any) -> UpstreamResponse {
+            UpstreamResponse(status: 200, contentType: "application/json", body: try! JSONSerialization.data(withJSONObject: object))
+        }
+        let notFound = UpstreamResponse(status: 404, contentType: "application/json", body: Data(#"{"name":"Not Found","message":"","code":0,"status":404}"#.utf8))
+        if url.path == "/shows" {
+            return value("page") == "0" ? json(tvmazeShows) : notFound
+        }
+        if url.path.hasPrefix("/shows/"), let id = Int(url.path.dropFirst("/shows/".count)) {
+            return tvmazeShows.first { $0["id"] as? Int == id }.map(json) ?? notFound
+        }
+        if url.path == "/search/shows" {
+            let q = (value("q") ?? "").lowercased()
+            return json(tvmazeShows.filter { ($0["name"] as! String).lowercased().contains(q) }.map { ["score": 0.9, "show": $0] })
+        }
+        return notFound
+    }
+}
+
+extension Fixtures {
+    nonisolated(unsafe) static let omdbMovies: [[String: Any]] = try! JSONSerialization.jsonObject(with: data("omdb/movies.json")) as! [[String: Any]]
+    static let omdbKey = "test-key"
+
+    /// OMDb as it behaves: 401 with a JSON error for a bad key, `Response: False` with a 200 for unknown titles.
+    static func omdbAnswer(for url: URL) -> UpstreamResponse {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        func json(_ status: Int, _ object: Any) -> UpstreamResponse {
+            UpstreamResponse(status: status, contentType: "application/json; charset=utf-8", body: try! JSONSerialization.data(withJSONObject: object))
+        }
+        guard value("apikey") == omdbKey else { return json(401, ["Response": "False", "Error": "Invalid API key!"]) }
+        let match: [String: Any]?
+        if let id = value("i") {
+            match = omdbMovies.first { $0["imdbID"] as? String == id }
+            return match.map { json(200, $0) } ?? json(200, ["Response": "False", "Error": "Error getting data."])
+        }
+        let title = value("t")?.lowercased()
+        let year = value("y")
+        match = omdbMovies.first { ($0["Title"] as! String).lowercased() == title && (year == nil || ($0["Year"] as! String).hasPrefix(year!)) }
+        return match.map { json(200, $0) } ?? json(200, ["Response": "False", "Error": "Movie not found!"])
+    }
+}
