@@ -36,7 +36,11 @@ struct APITests {
         }
     }
 
-    @Test("bad query input is a 400 problem", arguments: ["/api/v1/movies?year=abc", "/api/v1/movies?year=1800", "/api/v1/library?list=nope", "/api/v1/library?page=0", "/api/v1/library?page=x"])
+    @Test(
+        "bad query input is a 400 problem",
+        arguments: [
+            "/api/v1/movies?year=abc", "/api/v1/movies?year=1800", "/api/v1/library?list=nope", "/api/v1/library?page=0", "/api/v1/library?page=x",
+        ])
     func badQueries(path: String) async throws {
         try await TestApp.with { app in
             try await app.test { client in
@@ -74,7 +78,8 @@ struct APITests {
                 #expect(created.status == .ok)
                 let cookie = try #require(created.sessionCookie)
                 #expect(try Self.decode(Schemas.LibraryEntry.self, created).favorite)
-                let updated = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"watched": true, "note": "Great"}"#, cookie: cookie)
+                let updated = try await client.sendJSON(
+                    "/api/v1/library/movies/1001", method: .put, #"{"watched": true, "note": "Great"}"#, cookie: cookie)
                 let entry = try Self.decode(Schemas.LibraryEntry.self, updated)
                 #expect(entry.favorite && entry.watched && entry.note == "Great")
                 #expect(updated.sessionCookie == nil, "an existing visitor keeps its session")
@@ -82,10 +87,12 @@ struct APITests {
                 #expect(detail.library?.note == "Great")
                 let page = try Self.decode(Schemas.LibraryPage.self, try await client.get("/api/v1/library?list=watched", cookie: cookie))
                 #expect(page.total == 1 && page.pageSize == 60 && page.items.first?.title == "Middle Of The Year")
-                let emptied = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": false, "watched": false}"#, cookie: cookie)
+                let emptied = try await client.sendJSON(
+                    "/api/v1/library/movies/1001", method: .put, #"{"favorite": false, "watched": false}"#, cookie: cookie)
                 #expect(emptied.status == .noContent)
                 _ = try await client.sendJSON("/api/v1/library/movies/1002", method: .put, #"{"favorite": true}"#, cookie: cookie)
-                #expect(try await client.execute(uri: "/api/v1/library/movies/1002", method: .delete, headers: [.cookie: cookie]).status == .noContent)
+                #expect(
+                    try await client.execute(uri: "/api/v1/library/movies/1002", method: .delete, headers: [.cookie: cookie]).status == .noContent)
                 #expect(try await client.execute(uri: "/api/v1/library/movies/1002", method: .delete, headers: [.cookie: cookie]).status == .notFound)
                 #expect(try Self.decode(Schemas.LibraryPage.self, try await client.get("/api/v1/library", cookie: cookie)).total == 0)
             }
@@ -96,7 +103,8 @@ struct APITests {
     func badWrites() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let long = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, "{\"note\": \"\(String(repeating: "a", count: 2001))\"}")
+                let long = try await client.sendJSON(
+                    "/api/v1/library/movies/1001", method: .put, "{\"note\": \"\(String(repeating: "a", count: 2001))\"}")
                 #expect(long.status == .unprocessableContent)
                 #expect(try Self.decode(Schemas.Problem.self, long).detail.contains("at most 2000 characters"))
                 #expect(long.sessionCookie == nil)
@@ -115,8 +123,10 @@ struct APITests {
     func isolation() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let mine = try #require(try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": true, "note": "mine"}"#).sessionCookie)
-                let theirs = try #require(try await client.sendJSON("/api/v1/library/movies/1002", method: .put, #"{"favorite": true}"#).sessionCookie)
+                let mine = try #require(
+                    try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": true, "note": "mine"}"#).sessionCookie)
+                let theirs = try #require(
+                    try await client.sendJSON("/api/v1/library/movies/1002", method: .put, #"{"favorite": true}"#).sessionCookie)
                 let theirPage = try Self.decode(Schemas.LibraryPage.self, try await client.get("/api/v1/library", cookie: theirs))
                 #expect(theirPage.items.map(\.id) == [1002])
                 #expect(try await client.execute(uri: "/api/v1/library/movies/1001", method: .delete, headers: [.cookie: theirs]).status == .notFound)
@@ -171,15 +181,18 @@ struct APICrossSiteTests {
                         #expect(deleted.status == .forbidden, "DELETE with \(header): \(value)")
                     }
                 }
-                let item = try #require(try await app.services.library.item(profile: app.services.sessions.profile(
-                    forToken: String(cookie.dropFirst(SessionService.cookieName.count + 1))
-                ), movieID: 1001))
+                let item = try #require(
+                    try await app.services.library.item(
+                        profile: app.services.sessions.profile(
+                            forToken: String(cookie.dropFirst(SessionService.cookieName.count + 1))
+                        ), movieID: 1001))
                 #expect(item.favorite && !item.watched, "nothing changed")
                 var same = HTTPFields()
                 same[.cookie] = cookie
                 same[.contentType] = "application/json"
                 same[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin"
-                let ok = try await client.execute(uri: "/api/v1/library/movies/1001", method: .put, headers: same, body: ByteBuffer(string: #"{"watched": true}"#))
+                let ok = try await client.execute(
+                    uri: "/api/v1/library/movies/1001", method: .put, headers: same, body: ByteBuffer(string: #"{"watched": true}"#))
                 #expect(ok.status == .ok)
             }
         }

@@ -40,7 +40,9 @@ struct AdminAPIAccessTests {
                 #expect(try await app.services.offerAdmin.advertisers().count == 8)
                 #expect(try await app.services.offerAdmin.offer(1)?.landingURL.host?.hasSuffix("reelsnacks.example") == true)
                 // Paths the router may normalise are refused too.
-                for path in ["/api/v1//admin/offers", "/api//v1/admin/offers/1", "/api/v1/%61dmin/offers", "/api/v1/admin/offers/", "/api/v1/admin/offers/1/"] {
+                for path in [
+                    "/api/v1//admin/offers", "/api//v1/admin/offers/1", "/api/v1/%61dmin/offers", "/api/v1/admin/offers/", "/api/v1/admin/offers/1/",
+                ] {
                     let response = try await client.offersAPI(path, .get, nil, authorization: nil)
                     #expect(response.status == .unauthorized || response.status == .notFound, "\(path): \(response.status)")
                     if response.status == .unauthorized {
@@ -78,7 +80,8 @@ struct AdminAPIAccessTests {
             try await app.seedAdmin(token: AdminAPI.token)
             let services = app.services
             let api = apiController(
-                services, actions: LibraryActions(titles: services.titles, library: services.library, posters: services.posters, logger: services.logger)
+                services,
+                actions: LibraryActions(titles: services.titles, library: services.library, posters: services.posters, logger: services.logger)
             )
             let body = Components.Schemas.OfferInput(
                 advertiserId: 1, headline: "H", description: "D", priceText: "$1", landingURL: "https://reelsnacks.example/x",
@@ -91,9 +94,14 @@ struct AdminAPIAccessTests {
                 try await APIScope.$session.withValue(session(refusal)) {
                     var outputs: [String] = []
                     outputs.append(String(describing: try await api.listAdvertisers(.init())))
-                    outputs.append(String(describing: try await api.createAdvertiser(.init(body: .json(.init(
-                        name: "X", website: "https://x.example", domains: ["x.example"]
-                    ))))))
+                    outputs.append(
+                        String(
+                            describing: try await api.createAdvertiser(
+                                .init(
+                                    body: .json(
+                                        .init(
+                                            name: "X", website: "https://x.example", domains: ["x.example"]
+                                        ))))))
                     outputs.append(String(describing: try await api.listAdminOffers(.init())))
                     outputs.append(String(describing: try await api.createOffer(.init(body: .json(body)))))
                     outputs.append(String(describing: try await api.getAdminOffer(.init(path: .init(id: 1)))))

@@ -33,10 +33,14 @@ struct AdminOffersAPITests {
                 #expect(offer.keywords == ["middle"] && offer.genres == ["thriller"] && offer.imageURL == nil)
                 #expect(offer.landingURL == "https://shop.testshop.example/candle")
                 let all = try APITests.decode(Schemas.AdminOfferList.self, try await client.offersAPI("/api/v1/admin/offers"))
-                #expect(all.today == "2026-11-18" && all.offers.count == 33 && all.offers.contains { $0.id == offer.id && $0.headline == offer.headline })
-                let mine = try APITests.decode(Schemas.AdminOfferList.self, try await client.offersAPI("/api/v1/admin/offers?advertiserId=\(shop.id)"))
+                #expect(
+                    all.today == "2026-11-18" && all.offers.count == 33 && all.offers.contains { $0.id == offer.id && $0.headline == offer.headline })
+                let mine = try APITests.decode(
+                    Schemas.AdminOfferList.self, try await client.offersAPI("/api/v1/admin/offers?advertiserId=\(shop.id)"))
                 #expect(mine.offers.map(\.id) == [offer.id])
-                #expect(try APITests.decode(Schemas.AdminOffer.self, try await client.offersAPI("/api/v1/admin/offers/\(offer.id)")).headline == offer.headline)
+                #expect(
+                    try APITests.decode(Schemas.AdminOffer.self, try await client.offersAPI("/api/v1/admin/offers/\(offer.id)")).headline
+                        == offer.headline)
 
                 // Served for a matching film (thriller, "middle" in its name), at the top.
                 let served = try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001"))
@@ -59,31 +63,38 @@ struct AdminOffersAPITests {
                 #expect(today.day == "2026-11-18" && today.clicks == 1 && today.impressions == 1 && today.ctr == 100)
                 #expect(report.rows.dropLast().allSatisfy { $0.impressions == 0 && $0.clicks == 0 && $0.ctr == nil })
                 #expect(report.totals.clicks == 1 && report.totals.impressions == 1 && report.totals.ctr == 100)
-                let explicit = try APITests.decode(Schemas.OfferReport.self, try await client.offersAPI("/api/v1/admin/offers/\(offer.id)/report?from=2026-11-17&to=2026-11-18"))
+                let explicit = try APITests.decode(
+                    Schemas.OfferReport.self, try await client.offersAPI("/api/v1/admin/offers/\(offer.id)/report?from=2026-11-17&to=2026-11-18"))
                 #expect(explicit.rows.map(\.day) == ["2026-11-17", "2026-11-18"] && explicit.totals.clicks == 1)
                 #expect(explicit.rows.first?.ctr == nil)
 
                 // Paused: no longer served.
-                let paused = try await client.offersAPI("/api/v1/admin/offers/\(offer.id)", .put, AdminAPI.offerBody(advertiser: shop.id, ["active": false]))
+                let paused = try await client.offersAPI(
+                    "/api/v1/admin/offers/\(offer.id)", .put, AdminAPI.offerBody(advertiser: shop.id, ["active": false]))
                 #expect(paused.status == .ok)
                 #expect(try APITests.decode(Schemas.AdminOffer.self, paused).status == .paused)
                 let afterPause = try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001"))
                 #expect(afterPause.banner != nil && !afterPause.all.map(\.id).contains(offer.id))
                 #expect(try await client.get("/offers/\(offer.id)/go?title=movie:1001").status == .notFound)
                 // Full replace: a field left out takes its default (weight 5, active true, both).
-                let replaced = try await client.offersAPI("/api/v1/admin/offers/\(offer.id)", .put, AdminAPI.json([
-                    "advertiserId": shop.id, "headline": "Scheduled Candle", "description": "Later.", "priceText": "$9",
-                    "landingURL": "https://testshop.example/later", "startsOn": "2026-12-01", "endsOn": "2026-12-31",
-                ]))
+                let replaced = try await client.offersAPI(
+                    "/api/v1/admin/offers/\(offer.id)", .put,
+                    AdminAPI.json([
+                        "advertiserId": shop.id, "headline": "Scheduled Candle", "description": "Later.", "priceText": "$9",
+                        "landingURL": "https://testshop.example/later", "startsOn": "2026-12-01", "endsOn": "2026-12-31",
+                    ]))
                 let later = try APITests.decode(Schemas.AdminOffer.self, replaced)
-                #expect(later.status == .scheduled && later.weight == 5 && later.active && later.media == .both && later.genres.isEmpty && later.keywords.isEmpty)
+                #expect(
+                    later.status == .scheduled && later.weight == 5 && later.active && later.media == .both && later.genres.isEmpty
+                        && later.keywords.isEmpty)
                 #expect(try await client.offersAPI("/api/v1/admin/offers/999999", .put, AdminAPI.offerBody(advertiser: shop.id)).status == .notFound)
 
                 // Deleted: gone for every operation.
                 #expect(try await client.offersAPI("/api/v1/admin/offers/\(offer.id)", .delete).status == .noContent)
                 for (method, path, body) in [
                     (HTTPRequest.Method.get, "/api/v1/admin/offers/\(offer.id)", nil), (.delete, "/api/v1/admin/offers/\(offer.id)", nil),
-                    (.put, "/api/v1/admin/offers/\(offer.id)", AdminAPI.offerBody(advertiser: shop.id)), (.get, "/api/v1/admin/offers/\(offer.id)/report", nil),
+                    (.put, "/api/v1/admin/offers/\(offer.id)", AdminAPI.offerBody(advertiser: shop.id)),
+                    (.get, "/api/v1/admin/offers/\(offer.id)/report", nil),
                 ] as [(HTTPRequest.Method, String, String?)] {
                     let response = try await client.offersAPI(path, method, body)
                     #expect(response.status == .notFound, "\(method) \(path)")
@@ -101,14 +112,21 @@ struct AdminOffersAPITests {
         try await TestApp.withOffers(.demo) { app, _ in
             try await app.seedAdmin(token: AdminAPI.token)
             try await app.test { client in
-                let shop = try APITests.decode(Schemas.AdminAdvertiser.self, try await client.offersAPI("/api/v1/admin/advertisers", .post, AdminAPI.advertiserBody))
+                let shop = try APITests.decode(
+                    Schemas.AdminAdvertiser.self, try await client.offersAPI("/api/v1/admin/advertisers", .post, AdminAPI.advertiserBody))
                 let cases: [(String, [String: Any], field: String, words: String)] = [
                     ("http landing page", ["landingURL": "http://testshop.example/candle"], "landingURL", "must start with https://"),
-                    ("landing on another domain", ["landingURL": "https://evil.example/candle"], "landingURL", "must be on one of the shop’s domains"),
+                    (
+                        "landing on another domain", ["landingURL": "https://evil.example/candle"], "landingURL",
+                        "must be on one of the shop’s domains"
+                    ),
                     ("ends before it starts", ["startsOn": "2026-06-02", "endsOn": "2026-06-01"], "endsOn", "on or after the start date"),
                     ("weight 0", ["weight": 0], "weight", "from 1 to 10"),
                     ("weight 11", ["weight": 11], "weight", "from 1 to 10"),
-                    ("headline of 71 characters", ["headline": String(repeating: "h", count: 71)], "headline", "Headline has 71 characters; the limit is 70."),
+                    (
+                        "headline of 71 characters", ["headline": String(repeating: "h", count: 71)], "headline",
+                        "Headline has 71 characters; the limit is 70."
+                    ),
                     ("unknown genre", ["genres": ["thriller", "westerns"]], "genres", "“westerns” is not one of the genres listed."),
                     ("no such day", ["startsOn": "2026-02-30"], "startsOn", "Start date"),
                     ("unknown advertiser", ["advertiserId": 999999], "advertiserId", "Choose the shop"),
@@ -121,19 +139,26 @@ struct AdminOffersAPITests {
                         #expect(response.status == .unprocessableContent, "\(name): \(method)")
                         #expect(response.headers[.contentType]?.hasPrefix("application/problem+json") == true)
                         let problem = try APITests.decode(Schemas.Problem.self, response)
-                        #expect(problem.status == 422 && problem.title == "Unprocessable Content" && problem.detail.contains(words), "\(name): \(problem.detail)")
-                        #expect(problem.errors?.additionalProperties[field]?.contains(words) == true, "\(name): \(String(describing: problem.errors))")
+                        #expect(
+                            problem.status == 422 && problem.title == "Unprocessable Content" && problem.detail.contains(words),
+                            "\(name): \(problem.detail)")
+                        #expect(
+                            problem.errors?.additionalProperties[field]?.contains(words) == true, "\(name): \(String(describing: problem.errors))")
                     }
                 }
-                let several = try APITests.decode(Schemas.Problem.self, try await client.offersAPI(
-                    "/api/v1/admin/offers", .post, AdminAPI.offerBody(advertiser: shop.id, ["weight": 0, "priceText": ""])
-                ))
+                let several = try APITests.decode(
+                    Schemas.Problem.self,
+                    try await client.offersAPI(
+                        "/api/v1/admin/offers", .post, AdminAPI.offerBody(advertiser: shop.id, ["weight": 0, "priceText": ""])
+                    ))
                 #expect(Set(several.errors?.additionalProperties.keys.map { $0 } ?? []) == ["weight", "priceText"])
                 #expect(several.detail.contains("Price is required.") && several.detail.contains("Weight"))
 
-                let badShop = try await client.offersAPI("/api/v1/admin/advertisers", .post, AdminAPI.json([
-                    "name": "", "website": "http://testshop.example", "domains": ["not a domain!"],
-                ]))
+                let badShop = try await client.offersAPI(
+                    "/api/v1/admin/advertisers", .post,
+                    AdminAPI.json([
+                        "name": "", "website": "http://testshop.example", "domains": ["not a domain!"],
+                    ]))
                 #expect(badShop.status == .unprocessableContent)
                 let shopProblem = try APITests.decode(Schemas.Problem.self, badShop)
                 #expect(Set(shopProblem.errors?.additionalProperties.keys.map { $0 } ?? []) == ["name", "domains", "website"])
@@ -156,9 +181,11 @@ struct AdminOffersAPITests {
         }
     }
 
-    @Test("a report range that is not valid is a 400 problem about the range", arguments: [
-        "from=2026-11-18&to=2026-11-01", "from=2025-10-01&to=2026-11-04", "from=2026-02-30&to=2026-03-01", "to=tomorrow", "from=18.11.2026",
-    ])
+    @Test(
+        "a report range that is not valid is a 400 problem about the range",
+        arguments: [
+            "from=2026-11-18&to=2026-11-01", "from=2025-10-01&to=2026-11-04", "from=2026-02-30&to=2026-03-01", "to=tomorrow", "from=18.11.2026",
+        ])
     func badReportRange(query: String) async throws {
         try await TestApp.withOffers(.demo) { app, _ in
             try await app.seedAdmin(token: AdminAPI.token)

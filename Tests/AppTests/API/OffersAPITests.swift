@@ -60,25 +60,32 @@ struct OffersAPITests {
         try await TestApp.withOffers(.demo) { app, _ in
             try await app.test { client in
                 let first = try await client.get("/api/v1/offers?title=movie:1001")
-                let cookie = try #require(first.headers[values: .setCookie].first { $0.hasPrefix("ps_visitor=") }.map { String($0.prefix { $0 != ";" }) })
+                let cookie = try #require(
+                    first.headers[values: .setCookie].first { $0.hasPrefix("ps_visitor=") }.map { String($0.prefix { $0 != ";" }) })
                 let banner = try #require(try APITests.decode(Schemas.TitleOffers.self, first).banner)
                 for _ in 0..<2 {
-                    #expect(try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: cookie)).banner?.id == banner.id)
+                    #expect(
+                        try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: cookie)).banner?
+                            .id == banner.id)
                 }
                 let capped = try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: cookie))
                 #expect(capped.banner != nil && !capped.all.map(\.id).contains(banner.id))
                 // Another visitor still gets it.
                 let other = "ps_visitor=" + String(repeating: "b", count: 43)
-                #expect(try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: other)).banner?.id == banner.id)
+                #expect(
+                    try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: other)).banner?.id
+                        == banner.id)
             }
         }
     }
 
-    @Test("a malformed or missing title is a 400 problem", arguments: [
-        "/api/v1/offers?title=movie:abc", "/api/v1/offers?title=film:1", "/api/v1/offers", "/api/v1/offers?title=",
-        "/api/v1/offers?title=movie:0", "/api/v1/offers?title=movie:01", "/api/v1/offers?title=movie:-5", "/api/v1/offers?title=show:",
-        "/api/v1/offers?title=movie:1:2", "/api/v1/offers?title=movie:1234567890123", "/api/v1/offers?title=MOVIE:1001",
-    ])
+    @Test(
+        "a malformed or missing title is a 400 problem",
+        arguments: [
+            "/api/v1/offers?title=movie:abc", "/api/v1/offers?title=film:1", "/api/v1/offers", "/api/v1/offers?title=",
+            "/api/v1/offers?title=movie:0", "/api/v1/offers?title=movie:01", "/api/v1/offers?title=movie:-5", "/api/v1/offers?title=show:",
+            "/api/v1/offers?title=movie:1:2", "/api/v1/offers?title=movie:1234567890123", "/api/v1/offers?title=MOVIE:1001",
+        ])
     func badTitles(path: String) async throws {
         try await TestApp.with { app in
             try await app.test { client in

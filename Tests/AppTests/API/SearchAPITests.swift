@@ -16,11 +16,11 @@ struct SearchAPITests {
                 let cookie = try #require(response.sessionCookie)
                 let results = try APITests.decode(Schemas.SearchResults.self, response)
                 #expect(results.query == "spider" && results.source.kind == .live && results.remembered)
-                #expect(results.bestMatch?.movie.id == 284910350)
+                #expect(results.bestMatch?.movie.id == 284_910_350)
                 #expect(results.bestMatch?.details?.imdbId == "tt0278731" && results.bestMatch?.details?.director == "David Cronenberg")
                 #expect(results.bestMatch?.details?.imdbUrl == "https://www.imdb.com/title/tt0278731/")
                 #expect(results.omdb?.status == .found)
-                #expect(results.movies.map(\.id) == [1440739251])
+                #expect(results.movies.map(\.id) == [1_440_739_251])
                 _ = try await client.sendJSON("/api/v1/library/movies/284910350", method: .put, #"{"favorite":true}"#, cookie: cookie)
                 let last = try APITests.decode(Schemas.LastSearch.self, try await client.get("/api/v1/search/last", cookie: cookie))
                 #expect(last.query == "spider" && last.match.movie.title == "Spider")
@@ -33,10 +33,12 @@ struct SearchAPITests {
         }
     }
 
-    @Test("bad input is a 400 problem; an unusable iTunes answer a 503; no caller a 401", arguments: [
-        ("/api/v1/search?q=%20", 400), ("/api/v1/search", 400), ("/api/v1/search?q=\(String(repeating: "x", count: 201))", 400),
-        ("/api/v1/search/last", 401),
-    ])
+    @Test(
+        "bad input is a 400 problem; an unusable iTunes answer a 503; no caller a 401",
+        arguments: [
+            ("/api/v1/search?q=%20", 400), ("/api/v1/search", 400), ("/api/v1/search?q=\(String(repeating: "x", count: 201))", 400),
+            ("/api/v1/search/last", 401),
+        ])
     func errors(path: String, status: Int) async throws {
         try await TestApp.with { app in
             try await app.test { client in

@@ -17,7 +17,8 @@ struct AccountTests {
             try await app.test { client in
                 let save = try await client.postForm("/library/movies/1001", [("favorite", "1"), ("return_to", "/")])
                 let visitor = try #require(save.sessionCookie)
-                let signUp = try await client.postForm("/account/signup", [("username", "Ana"), ("password", Self.password), ("next", "/library?list=all")], cookie: visitor)
+                let signUp = try await client.postForm(
+                    "/account/signup", [("username", "Ana"), ("password", Self.password), ("next", "/library?list=all")], cookie: visitor)
                 #expect(signUp.status == .seeOther)
                 #expect(signUp.headers[.location] == "/library?list=all")
                 let account = try #require(signUp.sessionCookie)
@@ -61,21 +62,24 @@ struct AccountTests {
             try await app.test { client in
                 let created = try await client.postForm("/account/signup", [("username", "ben"), ("password", Self.password)])
                 let ben = try #require(created.sessionCookie)
-                _ = try await client.postForm("/library/movies/1001", [("favorite", "1"), ("watched", "1"), ("note", "Older note"), ("return_to", "/")], cookie: ben)
+                _ = try await client.postForm(
+                    "/library/movies/1001", [("favorite", "1"), ("watched", "1"), ("note", "Older note"), ("return_to", "/")], cookie: ben)
                 _ = try await client.postForm(Route.signOut.path, [], cookie: ben)
 
                 app.clock.advance(60)
                 let save = try await client.postForm("/library/movies/1001", [("watched", "1"), ("note", "Newer note"), ("return_to", "/")])
                 let visitor = try #require(save.sessionCookie)
                 _ = try await client.postForm("/library/movies/1002", [("favorite", "1"), ("return_to", "/")], cookie: visitor)
-                let visitorID = try #require(try await app.services.sessions.profile(forToken: String(visitor.dropFirst(SessionService.cookieName.count + 1))))
+                let visitorID = try #require(
+                    try await app.services.sessions.profile(forToken: String(visitor.dropFirst(SessionService.cookieName.count + 1))))
 
                 let signIn = try await client.postForm("/account/signin", [("username", "Ben"), ("password", Self.password)], cookie: visitor)
                 #expect(signIn.status == .seeOther)
                 let again = try #require(signIn.sessionCookie)
-                let account = try #require(try await app.services.accounts.account(
-                    try await app.services.sessions.profile(forToken: String(again.dropFirst(SessionService.cookieName.count + 1)))
-                ))
+                let account = try #require(
+                    try await app.services.accounts.account(
+                        try await app.services.sessions.profile(forToken: String(again.dropFirst(SessionService.cookieName.count + 1)))
+                    ))
                 let merged = try #require(try await app.services.library.item(profile: account.id, movieID: 1001))
                 #expect(merged.favorite && merged.watched && merged.note == "Newer note")
                 #expect(try await app.services.library.item(profile: account.id, movieID: 1002)?.favorite == true)
@@ -119,11 +123,15 @@ struct AccountTests {
     func changePassword() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let first = try #require(try await client.postForm("/account/signup", [("username", "eve"), ("password", Self.password)]).sessionCookie)
-                let second = try #require(try await client.postForm("/account/signin", [("username", "eve"), ("password", Self.password)]).sessionCookie)
-                let wrong = try await client.postForm("/account/password", [("current", "nope nope nope"), ("password", "a new long passphrase")], cookie: first)
+                let first = try #require(
+                    try await client.postForm("/account/signup", [("username", "eve"), ("password", Self.password)]).sessionCookie)
+                let second = try #require(
+                    try await client.postForm("/account/signin", [("username", "eve"), ("password", Self.password)]).sessionCookie)
+                let wrong = try await client.postForm(
+                    "/account/password", [("current", "nope nope nope"), ("password", "a new long passphrase")], cookie: first)
                 #expect(wrong.status == .unprocessableContent && wrong.text.contains("Your current password is not right."))
-                let changed = try await client.postForm("/account/password", [("current", Self.password), ("password", "a new long passphrase")], cookie: first)
+                let changed = try await client.postForm(
+                    "/account/password", [("current", Self.password), ("password", "a new long passphrase")], cookie: first)
                 #expect(changed.status == .seeOther && changed.headers[.location] == "/account?done=password")
                 let renewed = try #require(changed.sessionCookie)
                 let page = try await client.get("/account?done=password", cookie: renewed)
@@ -131,7 +139,8 @@ struct AccountTests {
                 #expect(try await client.get("/account", cookie: first).status == .unauthorized)
                 #expect(try await client.get("/account", cookie: second).status == .unauthorized)
                 #expect(try await client.postForm("/account/signin", [("username", "eve"), ("password", Self.password)]).status == .unauthorized)
-                #expect(try await client.postForm("/account/signin", [("username", "eve"), ("password", "a new long passphrase")]).status == .seeOther)
+                #expect(
+                    try await client.postForm("/account/signin", [("username", "eve"), ("password", "a new long passphrase")]).status == .seeOther)
             }
         }
     }
@@ -140,7 +149,8 @@ struct AccountTests {
     func deleteAccount() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try #require(try await client.postForm("/account/signup", [("username", "finn"), ("password", Self.password)]).sessionCookie)
+                let cookie = try #require(
+                    try await client.postForm("/account/signup", [("username", "finn"), ("password", Self.password)]).sessionCookie)
                 _ = try await client.postForm("/library/movies/1001", [("favorite", "1"), ("return_to", "/")], cookie: cookie)
                 let refused = try await client.postForm("/account/delete", [("password", "wrong password!!")], cookie: cookie)
                 #expect(refused.status == .unprocessableContent && refused.text.contains("nothing was deleted"))
@@ -158,7 +168,8 @@ struct AccountTests {
     func idleExpiry() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try #require(try await client.postForm("/account/signup", [("username", "gus"), ("password", Self.password)]).sessionCookie)
+                let cookie = try #require(
+                    try await client.postForm("/account/signup", [("username", "gus"), ("password", Self.password)]).sessionCookie)
                 app.clock.advance(29 * 86_400)
                 #expect(try await client.get("/account", cookie: cookie).status == .ok)
                 app.clock.advance(31 * 86_400)
@@ -190,7 +201,8 @@ struct LoginThrottleTests {
             try await app.test { client in
                 _ = try await client.postForm("/account/signup", [("username", "ivy"), ("password", AccountTests.password)])
                 for _ in 0..<LoginThrottle.limit {
-                    #expect(try await client.postForm("/account/signin", [("username", "ivy"), ("password", "wrong password!")]).status == .unauthorized)
+                    #expect(
+                        try await client.postForm("/account/signin", [("username", "ivy"), ("password", "wrong password!")]).status == .unauthorized)
                 }
                 let blocked = try await client.postForm("/account/signin", [("username", "IVY"), ("password", AccountTests.password)])
                 #expect(blocked.status == .tooManyRequests)
@@ -225,7 +237,9 @@ struct LoginThrottleTests {
                 for index in 0..<LoginThrottle.limit {
                     _ = try await client.postForm("/account/signin", [("username", "guess\(index)"), ("password", "wrong password!")])
                 }
-                #expect(try await client.postForm("/account/signin", [("username", "jay"), ("password", AccountTests.password)]).status == .tooManyRequests)
+                #expect(
+                    try await client.postForm("/account/signin", [("username", "jay"), ("password", AccountTests.password)]).status
+                        == .tooManyRequests)
             }
         }
     }

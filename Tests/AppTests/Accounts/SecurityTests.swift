@@ -13,7 +13,9 @@ struct RequestProtectionTests {
     static let password = "correct horse battery staple"
 
     /// A form post with exactly these cookies and fields (no token added).
-    static func rawPost(_ client: some TestClientProtocol, _ uri: String, _ fields: [(String, String)], cookie: String?, header: String? = nil) async throws -> TestResponse {
+    static func rawPost(_ client: some TestClientProtocol, _ uri: String, _ fields: [(String, String)], cookie: String?, header: String? = nil)
+        async throws -> TestResponse
+    {
         var headers = HTTPFields()
         headers[.contentType] = "application/x-www-form-urlencoded"
         if let cookie { headers[.cookie] = cookie }
@@ -33,7 +35,10 @@ struct RequestProtectionTests {
                     ("no token", [("favorite", "1")], nil),
                     ("empty token", [("favorite", "1"), ("csrf", "")], nil),
                     ("another browser's token", [("favorite", "1"), ("csrf", other.token)], nil),
-                    ("a token one character off", [("favorite", "1"), ("csrf", String(page.token.dropLast()) + (page.token.hasSuffix("A") ? "B" : "A"))], nil),
+                    (
+                        "a token one character off",
+                        [("favorite", "1"), ("csrf", String(page.token.dropLast()) + (page.token.hasSuffix("A") ? "B" : "A"))], nil
+                    ),
                     ("a wrong header", [("favorite", "1")], "x"),
                 ]
                 for (label, fields, header) in attempts {
@@ -58,7 +63,8 @@ struct RequestProtectionTests {
                 let saved = try await Self.rawPost(client, "/library/movies/1001", [("favorite", "1"), ("csrf", page.token)], cookie: browser)
                 #expect(saved.status == .seeOther)
                 let visitor = try #require(saved.sessionCookie)
-                let viaHeader = try await Self.rawPost(client, "/library/movies/1002", [("favorite", "1")], cookie: "\(browser); \(visitor)", header: page.token)
+                let viaHeader = try await Self.rawPost(
+                    client, "/library/movies/1002", [("favorite", "1")], cookie: "\(browser); \(visitor)", header: page.token)
                 #expect(viaHeader.status == .seeOther)
                 let lists = try await client.get("/library?list=favorites", cookie: visitor).text
                 #expect(lists.contains("Middle Of The Year") && lists.contains("January Film"))
@@ -75,11 +81,13 @@ struct RequestProtectionTests {
                 // First save: a visitor session starts, the page's token stays good.
                 let first = try await Self.rawPost(client, "/library/movies/1001", [("favorite", "1"), ("csrf", before.token)], cookie: browser)
                 let visitor = try #require(first.sessionCookie)
-                let second = try await Self.rawPost(client, "/library/movies/1002", [("favorite", "1"), ("csrf", before.token)], cookie: "\(browser); \(visitor)")
+                let second = try await Self.rawPost(
+                    client, "/library/movies/1002", [("favorite", "1"), ("csrf", before.token)], cookie: "\(browser); \(visitor)")
                 #expect(second.status == .seeOther, "a second tab's form still works")
 
                 let signUp = try await Self.rawPost(
-                    client, Route.signUp.path, [("username", "ana"), ("password", Self.password), ("csrf", before.token)], cookie: "\(browser); \(visitor)"
+                    client, Route.signUp.path, [("username", "ana"), ("password", Self.password), ("csrf", before.token)],
+                    cookie: "\(browser); \(visitor)"
                 )
                 #expect(signUp.status == .seeOther)
                 let account = "\(browser); \(try #require(signUp.sessionCookie))"
@@ -109,7 +117,9 @@ struct RequestProtectionTests {
                 #expect(cookies.contains { $0.hasPrefix("__Host-ps_csrf=") })
                 #expect(cookies.contains { $0.hasPrefix("__Host-ps_visitor=") })
                 for cookie in cookies {
-                    #expect(cookie.hasPrefix("__Host-") && cookie.contains("Secure") && cookie.contains("HttpOnly") && cookie.contains("Path=/"), "\(cookie)")
+                    #expect(
+                        cookie.hasPrefix("__Host-") && cookie.contains("Secure") && cookie.contains("HttpOnly") && cookie.contains("Path=/"),
+                        "\(cookie)")
                     #expect(!cookie.lowercased().contains("domain="), "\(cookie)")
                 }
                 let tokenPage = try await client.csrfToken(cookie: nil)

@@ -129,7 +129,8 @@ struct TokenAndAuthorizationTests {
         try await TestApp.with { app in
             let ana = try await app.signedIn("ana")
             let bob = try await app.signedIn("bob")
-            let anaToken = testToken("ana"), bobToken = testToken("bob")
+            let anaToken = testToken("ana")
+            let bobToken = testToken("bob")
             try await app.give(anaToken, to: ana.profile)
             try await app.give(bobToken, to: bob.profile)
             try await app.test { client in

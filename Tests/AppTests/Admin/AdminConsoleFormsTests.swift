@@ -21,8 +21,10 @@ struct AdminConsoleFormsTests {
                 ]
                 let invalid = try await client.postForm("/admin/offers", fields, cookie: cookie)
                 #expect(invalid.status == .unprocessableContent)
-                for message in ["Headline has 71 characters; the limit is 70.", "must start with https://", "“cartoons” is not one of the genres listed.",
-                                "The end date must be on or after the start date.", "Weight is a whole number from 1 to 10."] {
+                for message in [
+                    "Headline has 71 characters; the limit is 70.", "must start with https://", "“cartoons” is not one of the genres listed.",
+                    "The end date must be on or after the start date.", "Weight is a whole number from 1 to 10.",
+                ] {
                     #expect(invalid.text.contains(message), "\(message)")
                 }
                 #expect(invalid.text.contains("A fine thing."), "what was typed is kept")
@@ -54,15 +56,19 @@ struct AdminConsoleFormsTests {
             try await app.test { client in
                 let cookie = try await app.seedAdmin()
                 let csrf = try await AdminConsoleTests.csrf(client, cookie)
-                let bad = try await client.postForm("/admin/advertisers", [
-                    ("csrf", csrf), ("name", ""), ("domains", "not a domain"), ("website", "https://elsewhere.example"),
-                ], cookie: cookie)
+                let bad = try await client.postForm(
+                    "/admin/advertisers",
+                    [
+                        ("csrf", csrf), ("name", ""), ("domains", "not a domain"), ("website", "https://elsewhere.example"),
+                    ], cookie: cookie)
                 #expect(bad.status == .unprocessableContent)
                 #expect(bad.text.contains("Name is required.") && bad.text.contains("is not a domain name"))
-                let good = try await client.postForm("/admin/advertisers", [
-                    ("csrf", csrf), ("name", "Tiny Cinema Co"), ("description", "Small screens."), ("domains", "tinycinema.example"),
-                    ("website", "https://tinycinema.example/"),
-                ], cookie: cookie)
+                let good = try await client.postForm(
+                    "/admin/advertisers",
+                    [
+                        ("csrf", csrf), ("name", "Tiny Cinema Co"), ("description", "Small screens."), ("domains", "tinycinema.example"),
+                        ("website", "https://tinycinema.example/"),
+                    ], cookie: cookie)
                 #expect(good.status == .seeOther)
                 let shop = try #require(try await app.services.offerAdmin.advertisers().first { $0.name == "Tiny Cinema Co" })
                 #expect(shop.logoImageID != nil, "a monogram logo is drawn")
@@ -87,7 +93,8 @@ struct AdminConsoleFormsTests {
                 let csrf = try await AdminConsoleTests.csrf(client, cookie)
                 let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 64)
                 let fields = [("csrf", csrf), ("name", "Pixel Shop"), ("domains", "pixel.example"), ("website", "https://pixel.example")]
-                let refused = try await client.postMultipart("/admin/advertisers", fields, file: ("logo", "logo.png", Data("<svg onload=alert(1)>".utf8)), cookie: cookie)
+                let refused = try await client.postMultipart(
+                    "/admin/advertisers", fields, file: ("logo", "logo.png", Data("<svg onload=alert(1)>".utf8)), cookie: cookie)
                 #expect(refused.status == .unprocessableContent)
                 #expect(refused.text.contains("The logo must be a PNG, JPEG or WebP file"))
                 let accepted = try await client.postMultipart("/admin/advertisers", fields, file: ("logo", "logo.png", png), cookie: cookie)
@@ -102,14 +109,19 @@ struct AdminConsoleFormsTests {
 
 extension TestClientProtocol {
     /// A multipart/form-data POST with text fields and one file, as the console's forms send it.
-    func postMultipart(_ uri: String, _ fields: [(String, String)], file: (name: String, filename: String, data: Data), cookie: String?) async throws -> TestResponse {
+    func postMultipart(_ uri: String, _ fields: [(String, String)], file: (name: String, filename: String, data: Data), cookie: String?) async throws
+        -> TestResponse
+    {
         // Mixed case, as browsers send it (the boundary is case-sensitive).
         let boundary = "----PopcornFormBoundary\(UInt32.random(in: 0 ... .max))"
         var body = Data()
         for (name, value) in fields {
             body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8))
         }
-        body.append(Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n".utf8))
+        body.append(
+            Data(
+                "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+                    .utf8))
         body.append(file.data)
         body.append(Data("\r\n--\(boundary)--\r\n".utf8))
         var headers = HTTPFields()

@@ -12,15 +12,19 @@ struct AdminConsoleTests {
     func signInRequired() async throws {
         try await TestApp.withOffers(.demo) { app, _ in
             try await app.test { client in
-                for path in ["/admin/offers", "/admin/offers/new", "/admin/offers/1/edit", "/admin/offers/1/report", "/admin/offers/1/report.csv",
-                             "/admin/advertisers/new", "/admin/advertisers/1/edit", "/admin/advertisers/1/report", "/admin/offers/1/delete"] {
+                for path in [
+                    "/admin/offers", "/admin/offers/new", "/admin/offers/1/edit", "/admin/offers/1/report", "/admin/offers/1/report.csv",
+                    "/admin/advertisers/new", "/admin/advertisers/1/edit", "/admin/advertisers/1/report", "/admin/offers/1/delete",
+                ] {
                     let response = try await client.get(path)
                     #expect(response.status == .unauthorized, "\(path)")
-                    #expect(response.text.contains(#"name="password""#) && response.text.contains("Sign in with an administrator’s account"), "\(path)")
+                    #expect(
+                        response.text.contains(#"name="password""#) && response.text.contains("Sign in with an administrator’s account"), "\(path)")
                     #expect(response.text.contains(#"name="next" value="\#(path)""#), "\(path): back to the console page after signing in")
                     #expect(!response.text.contains("Reel Snacks") && !response.text.contains("data-offer-id"), "\(path)")
                 }
-                for path in ["/admin/offers", "/admin/offers/1/pause", "/admin/offers/1/delete", "/admin/advertisers", "/admin/advertisers/1/delete"] {
+                for path in ["/admin/offers", "/admin/offers/1/pause", "/admin/offers/1/delete", "/admin/advertisers", "/admin/advertisers/1/delete"]
+                {
                     let response = try await client.postForm(path, [("headline", "x")])
                     #expect(response.status == .unauthorized, "\(path)")
                 }

@@ -23,11 +23,13 @@ struct AdminRouteGateTests {
                 for route in AdminRoute.allCases {
                     let path = Self.address(route)
                     let fields = [("headline", "Changed"), ("name", "Changed")]
-                    let stranger = route.method == .get
+                    let stranger =
+                        route.method == .get
                         ? try await client.get(path) : try await client.postForm(path, fields)
                     #expect(stranger.status == .unauthorized, "\(route.rawValue) for a stranger")
                     #expect(stranger.text.contains("Sign in with an administrator’s account"), "\(route.rawValue)")
-                    let asMember = route.method == .get
+                    let asMember =
+                        route.method == .get
                         ? try await client.get(path, cookie: member.cookie) : try await client.postForm(path, fields, cookie: member.cookie)
                     #expect(asMember.status == .forbidden, "\(route.rawValue) for a member")
                     for response in [stranger, asMember] {

@@ -14,9 +14,10 @@ struct ClickThroughTests {
         "movie:１００１", "MOVIE:1001", "movie:1001:evil", "movie:1001&utm_source=evil", "utm_source=evil&store=XX", "\\\\evil.com",
         "é🍿千", "\u{202E}moc.live", " ", "", "&", "=", "#", "?", "%", "%zz", "+",
     ]
-    static let fragments: [String] = hostile + [
-        "movie:", "show:", "1001", "45499", "evil", ".com", "/", ":", "@", "\r", "\n", "\t", "%0D%0A", "%00", "&title=", "a", "Z",
-    ]
+    static let fragments: [String] =
+        hostile + [
+            "movie:", "show:", "1001", "45499", "evil", ".com", "/", ":", "@", "\r", "\n", "\t", "%0D%0A", "%00", "&title=", "a", "Z",
+        ]
     static let landings: [String] = [
         "https://shop.example.com/products/popcorn",
         "https://shop.example.com/products/popcorn?ref=abc&utm_source=x",
@@ -90,25 +91,31 @@ struct ClickThroughTests {
     @Test("the landing URL's own parameters are kept, ours replace theirs, and its fragment is dropped")
     func existingQuery() throws {
         let offer = OfferFixtures.offer(7, landing: "https://shop.example.com/p?ref=abc&utm_source=x&utm%5Fcampaign=y#top")
-        let url = try #require(ClickThrough.destination(offer: offer, title: TitleRef(kind: .movie, id: 1001), titleName: "Middle Of The Year", store: "US"))
-        #expect(url.absoluteString == "https://shop.example.com/p?ref=abc&utm_source=popcornswirl&utm_medium=offer&utm_campaign=7"
-            + "&title_id=movie%3A1001&title_name=Middle%20Of%20The%20Year&store=US")
+        let url = try #require(
+            ClickThrough.destination(offer: offer, title: TitleRef(kind: .movie, id: 1001), titleName: "Middle Of The Year", store: "US"))
+        #expect(
+            url.absoluteString == "https://shop.example.com/p?ref=abc&utm_source=popcornswirl&utm_medium=offer&utm_campaign=7"
+                + "&title_id=movie%3A1001&title_name=Middle%20Of%20The%20Year&store=US")
     }
 
-    @Test("a title name is cut to 200 characters; an empty one is left out", arguments: [
-        (String(repeating: "é", count: 500), String(repeating: "é", count: 200)),
-        ("", nil),
-        ("A/B & C?=#", "A/B & C?=#"),
-    ] as [(String, String?)])
+    @Test(
+        "a title name is cut to 200 characters; an empty one is left out",
+        arguments: [
+            (String(repeating: "é", count: 500), String(repeating: "é", count: 200)),
+            ("", nil),
+            ("A/B & C?=#", "A/B & C?=#"),
+        ] as [(String, String?)])
     func titleNameLimits(name: String, expected: String?) throws {
         let url = try #require(ClickThrough.destination(offer: OfferFixtures.offer(1), title: nil, titleName: name, store: "US"))
         #expect(Self.values("title_name", in: url) == (expected.map { [$0] } ?? []))
         #expect(Self.values("title_id", in: url).isEmpty)
     }
 
-    @Test("a stored landing URL that is not https with a host gives no destination", arguments: [
-        "http://shop.example.com/p", "javascript:alert(1)", "https:///no-host", "ftp://shop.example.com/", "/relative/path",
-    ])
+    @Test(
+        "a stored landing URL that is not https with a host gives no destination",
+        arguments: [
+            "http://shop.example.com/p", "javascript:alert(1)", "https:///no-host", "ftp://shop.example.com/", "/relative/path",
+        ])
     func unsafeLanding(landing: String) {
         guard let url = URL(string: landing) else { return }
         var offer = OfferFixtures.offer(1)
@@ -120,7 +127,8 @@ struct ClickThroughTests {
 
     /// Percent-encodes everything but unreserved characters (RFC 3986), independently of the app's encoder.
     static func encoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")) ?? ""
+        text.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")) ?? ""
     }
 
     @Test("GET /offers/{id}/go with generated hostile title parameters always answers 303 to the stored shop")
@@ -156,10 +164,13 @@ struct ClickThroughTests {
         }
     }
 
-    @Test("unencoded hostile title parameters and extra parameters cannot steer the redirect either", arguments: [
-        "?title=//evil.com", "?title=https://evil.com", "?title=@evil.com", "?title=movie:1@evil.com", "?title=movie:1001&title=https://evil.com",
-        "?title=movie:1001&utm_source=evil&store=XX&redirect=https://evil.com", "?url=https://evil.com&next=//evil.com", "?title=movie:1001@evil.com/",
-    ])
+    @Test(
+        "unencoded hostile title parameters and extra parameters cannot steer the redirect either",
+        arguments: [
+            "?title=//evil.com", "?title=https://evil.com", "?title=@evil.com", "?title=movie:1@evil.com", "?title=movie:1001&title=https://evil.com",
+            "?title=movie:1001&utm_source=evil&store=XX&redirect=https://evil.com", "?url=https://evil.com&next=//evil.com",
+            "?title=movie:1001@evil.com/",
+        ])
     func rawParameters(query: String) async throws {
         try await TestApp.withOffers { app, shop in
             let landing = "https://shop.example.com/products/popcorn"

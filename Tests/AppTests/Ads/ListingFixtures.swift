@@ -50,14 +50,16 @@ extension FakeUpstream {
                 return UpstreamResponse(status: 200, contentType: "application/json", body: showsBody)
             }
             if url.host == "tvmaze.test", url.path.hasPrefix("/shows/"), let id = Int(url.path.dropFirst("/shows/".count)),
-               let show = ListingFixtures.object(id, in: showsBody, key: "id") {
+                let show = ListingFixtures.object(id, in: showsBody, key: "id")
+            {
                 return UpstreamResponse(status: 200, contentType: "application/json", body: show)
             }
             if url.host == "itunes.test", url.path.hasSuffix("/search"), value("term") == "2024", value("attribute") != nil {
                 return UpstreamResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: filmsBody)
             }
             if url.host == "itunes.test", url.path.hasSuffix("/lookup"), let id = value("id").flatMap(Int.init),
-               let film = ListingFixtures.object(id, in: filmsBody, key: "trackId") {
+                let film = ListingFixtures.object(id, in: filmsBody, key: "trackId")
+            {
                 let answer = "{\"resultCount\":1,\"results\":[\(String(decoding: film, as: UTF8.self))]}"
                 return UpstreamResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: Data(answer.utf8))
             }
@@ -74,7 +76,7 @@ enum ListingFixtures {
     static func films(_ count: Int) -> Data {
         let results: [[String: Any]] = (0..<count).map { index in
             let id = 7001 + index
-            let day = Calendar.utc.date(byAdding: .day, value: 7 * index, to: Date(timeIntervalSince1970: 1_704_096_000))! // 2024-01-01
+            let day = Calendar.utc.date(byAdding: .day, value: 7 * index, to: Date(timeIntervalSince1970: 1_704_096_000))!  // 2024-01-01
             return [
                 "wrapperType": "track", "kind": "feature-movie", "trackId": id, "artistName": "Director \(index)",
                 "trackName": "Generated Film \(index + 1)",

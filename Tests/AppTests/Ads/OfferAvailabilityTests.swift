@@ -40,10 +40,12 @@ struct OfferAvailabilityTests {
         }
     }
 
-    @Test("unknown and malformed offer ids are a 404", arguments: [
-        "/offers/999999/go", "/offers/abc/go", "/offers/0/go", "/offers/-1/go", "/offers/1.5/go", "/offers/99999999999999999999/go",
-        "/offers/%31/go", "/offers/1e3/go",
-    ])
+    @Test(
+        "unknown and malformed offer ids are a 404",
+        arguments: [
+            "/offers/999999/go", "/offers/abc/go", "/offers/0/go", "/offers/-1/go", "/offers/1.5/go", "/offers/99999999999999999999/go",
+            "/offers/%31/go", "/offers/1e3/go",
+        ])
     func unknownOffer(path: String) async throws {
         try await TestApp.with { app in
             try await app.test { client in

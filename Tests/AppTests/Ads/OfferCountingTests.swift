@@ -16,7 +16,7 @@ struct OfferCountingTests {
         try await TestApp.withOffers { app, shop in
             let id = try await app.addOffer(advertiser: shop, headline: "Popcorn Trio", landingURL: "https://shop.example.com/p")
             try await app.test { client in
-                _ = try await client.get("/movies/1001") // the film is in the catalogue cache before the rush
+                _ = try await client.get("/movies/1001")  // the film is in the catalogue cache before the rush
                 let statuses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
                     for index in 0..<Self.load {
                         group.addTask {
@@ -66,7 +66,7 @@ struct OfferCountingTests {
         try await TestApp.withOffers { app, shop in
             try await app.addOffer(advertiser: shop, headline: "Thriller Night Popcorn", genres: ["thriller"])
             try await app.test { client in
-                _ = try await client.get("/movies/1001", cookie: Visitors.cookie(1)) // another visitor fills the catalogue cache
+                _ = try await client.get("/movies/1001", cookie: Visitors.cookie(1))  // another visitor fills the catalogue cache
                 let before = try await app.impressionRows()
                 #expect(before == 1)
                 let cookie = Visitors.cookie(2)
@@ -108,7 +108,7 @@ struct OfferCountingTests {
             let id = try await app.addOffer(advertiser: shop, headline: "Thriller Night Popcorn", genres: ["thriller"])
             let offers = app.services.offers
             let context = OfferFixtures.movie("Night Drive", genres: ["Thriller"], id: 1001)
-            _ = await offers.forTitle(context, visitor: "warm-up") // the offer list is in memory
+            _ = await offers.forTitle(context, visitor: "warm-up")  // the offer list is in memory
             let banners = await withTaskGroup(of: Int.self) { group in
                 for _ in 0..<Self.load {
                     group.addTask { await offers.forTitle(context, visitor: "alice").banner?.offer.id == id ? 1 : 0 }
@@ -133,7 +133,7 @@ struct OfferCountingTests {
             await tracker.close()
             let atClose = try await app.rows("offer_impressions")
             #expect(atClose == queued)
-            await timer.value // the database must not close under a write still in progress
+            await timer.value  // the database must not close under a write still in progress
         }
     }
 

@@ -16,12 +16,14 @@ struct OfferPagesTests {
         try await TestApp.withOffers(.shop("Reel Snacks", description: "Gourmet popcorn for movie nights.")) { app, snacks in
             let lumen = try await app.addAdvertiser("Lumen Den", domains: ["lumenden.example.com"])
             let prints = try await app.addAdvertiser("Spooky Prints")
-            let best = try await app.addOffer(advertiser: snacks, headline: "Thriller Night Popcorn", genres: ["thriller"], weight: 9, priceText: "$12.50")
+            let best = try await app.addOffer(
+                advertiser: snacks, headline: "Thriller Night Popcorn", genres: ["thriller"], weight: 9, priceText: "$12.50")
             let second = try await app.addOffer(advertiser: snacks, headline: "Second Snack Box", genres: ["thriller"], weight: 2)
             let soundbar = try await app.addOffer(
                 advertiser: lumen, headline: "Thunder Soundbar", landingURL: "https://lumenden.example.com/soundbar", genres: ["thriller"], weight: 5
             )
-            let unrelated = try await app.addOffer(advertiser: prints, headline: "Haunted House Poster", genres: ["horror"], keywords: ["ghost"], weight: 50)
+            let unrelated = try await app.addOffer(
+                advertiser: prints, headline: "Haunted House Poster", genres: ["horror"], keywords: ["ghost"], weight: 50)
             try await app.test { client in
                 let response = try await client.get("/movies/1001")
                 #expect(response.status == .ok)
@@ -70,7 +72,8 @@ struct OfferPagesTests {
     func showDetail() async throws {
         try await TestApp.withOffers(.shop("Binge Supplies")) { app, shop in
             let showOffer = try await app.addOffer(advertiser: shop, headline: "Midnight Binge Box", genres: ["sci-fi"], media: .show, weight: 3)
-            let filmOnly = try await app.addOffer(advertiser: shop, headline: "Film Only Projector", genres: ["sci-fi", "adventure"], media: .movie, weight: 50)
+            let filmOnly = try await app.addOffer(
+                advertiser: shop, headline: "Film Only Projector", genres: ["sci-fi", "adventure"], media: .movie, weight: 50)
             try await app.test { client in
                 let html = try await client.get("/shows/45499").text
                 #expect(html.contains("The Midnight Gospel"))
@@ -91,7 +94,8 @@ struct OfferPagesTests {
 
     @Test("offer text from the shop is escaped on every page")
     func escaping() async throws {
-        try await TestApp.withOffers(.shop("<b>Evil</b> & Sons", description: "\"><img src=x onerror=alert(1)>"), upstream: .withListings()) { app, shop in
+        try await TestApp.withOffers(.shop("<b>Evil</b> & Sons", description: "\"><img src=x onerror=alert(1)>"), upstream: .withListings()) {
+            app, shop in
             try await app.addOffer(advertiser: shop, headline: "<script>alert(1)</script> Deal", priceText: "<i>$1</i>")
             try await app.test { client in
                 for (number, path) in ["/movies/1001", "/movies?year=2024", "/shows/45499", "/shows"].enumerated() {
@@ -132,9 +136,11 @@ struct OfferPagesTests {
         }
     }
 
-    @Test("sponsored cards follow every full run of 12 cards, each slot a different offer", arguments: [
-        (11, [Int]()), (12, [12]), (23, [12]), (24, [12, 25]),
-    ])
+    @Test(
+        "sponsored cards follow every full run of 12 cards, each slot a different offer",
+        arguments: [
+            (11, [Int]()), (12, [12]), (23, [12]), (24, [12, 25]),
+        ])
     func slotsPerCardCount(films: Int, expected: [Int]) async throws {
         try await TestApp.withOffers(.shop("Drama Club"), upstream: .withListings(films: films)) { app, shop in
             try await app.addOffer(advertiser: shop, headline: "First Box", genres: ["drama"], weight: 5)

@@ -19,15 +19,18 @@ struct OfferRecordingTests {
             try await app.test { client in
                 let response = try await client.get("/offers/\(id)/go?title=movie:1005")
                 #expect(response.status == .seeOther)
-                #expect(response.headers[.location] == landing
-                    + "?utm_source=popcornswirl&utm_medium=offer&utm_campaign=\(id)&title_id=movie%3A1005"
-                    + "&title_name=Undated%20%3CMystery%3E%20%26%20Co&store=US")
+                #expect(
+                    response.headers[.location] == landing
+                        + "?utm_source=popcornswirl&utm_medium=offer&utm_campaign=\(id)&title_id=movie%3A1005"
+                        + "&title_name=Undated%20%3CMystery%3E%20%26%20Co&store=US")
                 #expect(response.headers[.cacheControl] == "no-store")
                 #expect(try await app.rows("offer_clicks") == 1)
 
                 let show = try await client.get("/offers/\(id)/go?title=show:45499")
-                #expect(show.headers[.location] == landing
-                    + "?utm_source=popcornswirl&utm_medium=offer&utm_campaign=\(id)&title_id=show%3A45499&title_name=The%20Midnight%20Gospel&store=US")
+                #expect(
+                    show.headers[.location] == landing
+                        + "?utm_source=popcornswirl&utm_medium=offer&utm_campaign=\(id)&title_id=show%3A45499&title_name=The%20Midnight%20Gospel&store=US"
+                )
 
                 let plain = try await client.get("/offers/\(id)/go")
                 #expect(plain.headers[.location] == landing + "?utm_source=popcornswirl&utm_medium=offer&utm_campaign=\(id)&store=US")
@@ -40,9 +43,11 @@ struct OfferRecordingTests {
                 // Every click is a row, repeat clicks included.
                 _ = try await client.get("/offers/\(id)/go?title=movie:1005")
                 #expect(try await app.rows("offer_clicks") == 5)
-                let rows = try await app.services.database.sql.raw("""
+                let rows = try await app.services.database.sql.raw(
+                    """
                     SELECT offer_id, advertiser_id, title, day FROM offer_clicks ORDER BY clicked_at, title
-                    """).all()
+                    """
+                ).all()
                 let titles = try rows.map { try $0.decode(column: "title", as: String?.self) }
                 #expect(titles.filter { $0 == "movie:1005" }.count == 2)
                 #expect(titles.filter { $0 == "show:45499" }.count == 1)

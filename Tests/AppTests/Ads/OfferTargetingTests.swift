@@ -30,10 +30,10 @@ struct OfferTargetingTests {
     @Test("weight multiplies relevance: a heavier keyword offer can beat a lighter genre offer")
     func weightMultiplies() {
         let context = F.movie("Night Drive", genres: ["Thriller"], synopsis: "One last heist.")
-        let genre = F.offer(1, genres: ["thriller"], weight: 1) // 3 × 1 = 3
-        let keyword = F.offer(2, keywords: ["heist"], weight: 2) // 2 × 2 = 4
+        let genre = F.offer(1, genres: ["thriller"], weight: 1)  // 3 × 1 = 3
+        let keyword = F.offer(2, keywords: ["heist"], weight: 2)  // 2 × 2 = 4
         #expect(F.rank([genre, keyword], for: context) == [2, 1])
-        let heavierGenre = F.offer(3, genres: ["thriller"], weight: 2) // 3 × 2 = 6
+        let heavierGenre = F.offer(3, genres: ["thriller"], weight: 2)  // 3 × 2 = 6
         #expect(F.rank([genre, keyword, heavierGenre], for: context) == [3, 2, 1])
     }
 
@@ -71,16 +71,18 @@ struct OfferTargetingTests {
         #expect(first.contains(13))
     }
 
-    @Test("upstream genre names map to the canonical keys offers target", arguments: [
-        (["Action & Adventure"], ["action", "adventure"]),
-        (["Science-Fiction"], ["sci-fi"]),
-        (["Children"], ["family"]),
-        (["Kids & Family"], ["family"]),
-        (["Sci-Fi & Fantasy"], ["sci-fi", "fantasy"]),
-        (["  Drama ", "Comedy"], ["drama", "comedy"]),
-        (["Music Documentaries"], ["music"]),
-        (["Made Up Genre"], []),
-    ])
+    @Test(
+        "upstream genre names map to the canonical keys offers target",
+        arguments: [
+            (["Action & Adventure"], ["action", "adventure"]),
+            (["Science-Fiction"], ["sci-fi"]),
+            (["Children"], ["family"]),
+            (["Kids & Family"], ["family"]),
+            (["Sci-Fi & Fantasy"], ["sci-fi", "fantasy"]),
+            (["  Drama ", "Comedy"], ["drama", "comedy"]),
+            (["Music Documentaries"], ["music"]),
+            (["Made Up Genre"], []),
+        ])
     func canonicalGenres(names: [String], keys: [String]) {
         #expect(Genres.canonical(names) == Set(keys))
     }
@@ -96,19 +98,21 @@ struct OfferTargetingTests {
         #expect(OfferTargeting.relevance(F.offer(4, genres: ["action", "adventure"]), for: film) == 6)
     }
 
-    @Test("keywords match whole words in the name or synopsis, ignoring case and accents", arguments: [
-        ("Lost in Space", nil, "space", true),
-        ("LOST IN SPACE", nil, "space", true),
-        ("Drift", "They float through space.", "space", true),
-        ("Drift", "Space: the last frontier", "space", true),
-        ("Spaceship Down", "The spaceship crew wakes up.", "space", false),
-        ("Myspace Stories", nil, "space", false),
-        ("Amélie", nil, "amelie", true),
-        ("Amelie", nil, "Amélie", true),
-        ("The Gold Rush", nil, "gold rush", true),
-        ("Golden Rushes", nil, "gold rush", false),
-        ("Spider-Man: Into the Spider-Verse", nil, "spider", true),
-    ] as [(String, String?, String, Bool)])
+    @Test(
+        "keywords match whole words in the name or synopsis, ignoring case and accents",
+        arguments: [
+            ("Lost in Space", nil, "space", true),
+            ("LOST IN SPACE", nil, "space", true),
+            ("Drift", "They float through space.", "space", true),
+            ("Drift", "Space: the last frontier", "space", true),
+            ("Spaceship Down", "The spaceship crew wakes up.", "space", false),
+            ("Myspace Stories", nil, "space", false),
+            ("Amélie", nil, "amelie", true),
+            ("Amelie", nil, "Amélie", true),
+            ("The Gold Rush", nil, "gold rush", true),
+            ("Golden Rushes", nil, "gold rush", false),
+            ("Spider-Man: Into the Spider-Verse", nil, "spider", true),
+        ] as [(String, String?, String, Bool)])
     func keywords(name: String, synopsis: String?, keyword: String, matches: Bool) {
         let context = F.movie(name, synopsis: synopsis)
         let offer = F.offer(1, genres: ["western"], keywords: [keyword])
@@ -119,7 +123,7 @@ struct OfferTargetingTests {
     @Test("paused, not yet started and ended offers are never ranked; the first and last day are live")
     func liveDays() {
         let context = F.movie("Night Drive", genres: ["Thriller"])
-        let day = F.today // 2026-11-18
+        let day = F.today  // 2026-11-18
         let offers = [
             F.offer(1, genres: ["thriller"], active: false),
             F.offer(2, genres: ["thriller"], startsOn: "2026-11-19"),
@@ -145,9 +149,10 @@ struct OfferTargetingTests {
         }
         #expect(mixed.map(\.id) == [1, 2, 3])
         let films = ListingContext(titles: [("Film", ["Drama"])], kind: .movie)
-        #expect(OfferTargeting.rank(offers, day: F.today, kind: films.kind) {
-            OfferTargeting.relevance($0, for: films)
-        }.map(\.id) == [1, 3])
+        #expect(
+            OfferTargeting.rank(offers, day: F.today, kind: films.kind) {
+                OfferTargeting.relevance($0, for: films)
+            }.map(\.id) == [1, 3])
     }
 
     @Test("an offer targeting other genres and no keyword found is not ranked; an untargeted offer is ranked with relevance 1")

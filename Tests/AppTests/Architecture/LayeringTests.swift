@@ -45,7 +45,8 @@ struct LayeringTests {
             }
             #expect(!file.text.contains(": AppServices"), "\(file.path) takes AppServices")
         }
-        for template in (FileManager.default.enumerator(atPath: Self.app.appendingPathComponent("Resources/templates").path)?
+        for template
+            in (FileManager.default.enumerator(atPath: Self.app.appendingPathComponent("Resources/templates").path)?
             .compactMap { $0 as? String } ?? []).filter({ $0.hasSuffix(".mustache") })
         {
             let text = (try? String(contentsOf: Self.app.appendingPathComponent("Resources/templates/" + template), encoding: .utf8)) ?? ""

@@ -12,7 +12,9 @@ struct AsyncHTTPUpstreamTests {
     func withServer(_ body: @Sendable @escaping (Int) async throws -> Void) async throws {
         let router = Router()
         router.get("/ok") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "{\"resultCount\":0,\"results\":[]}")))
+            Response(
+                status: .ok, headers: [.contentType: "text/javascript; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: "{\"resultCount\":0,\"results\":[]}")))
         }
         router.get("/forbidden") { _, _ in Response(status: .forbidden) }
         router.get("/slow") { _, _ -> String in

@@ -34,9 +34,15 @@ struct CachedUpstreamTests {
     func freshServedFromCache() async throws {
         let upstream = FakeUpstream.itunesFixtures()
         let engine = engine(upstream)
-        guard case .fresh = await fetch(engine) else { Issue.record("first fetch failed"); return }
+        guard case .fresh = await fetch(engine) else {
+            Issue.record("first fetch failed")
+            return
+        }
         clock.advance(5 * 3600)
-        guard case .fresh = await fetch(engine) else { Issue.record("cached fetch failed"); return }
+        guard case .fresh = await fetch(engine) else {
+            Issue.record("cached fetch failed")
+            return
+        }
         #expect(upstream.calls() == 1)
     }
 
@@ -46,14 +52,19 @@ struct CachedUpstreamTests {
         let engine = engine(upstream)
         _ = await fetch(engine)
         clock.advance(6 * 3600 + 1)
-        guard case .fresh(let body) = await fetch(engine) else { Issue.record("refetch failed"); return }
+        guard case .fresh(let body) = await fetch(engine) else {
+            Issue.record("refetch failed")
+            return
+        }
         #expect(upstream.calls() == 2)
         #expect(body.fetchedAt == clock.now())
     }
 
-    @Test("when upstream fails, the stale entry is served with its date", arguments: [
-        UpstreamError.unreachable("down"), .badStatus(500), .rateLimited(status: 403),
-    ])
+    @Test(
+        "when upstream fails, the stale entry is served with its date",
+        arguments: [
+            UpstreamError.unreachable("down"), .badStatus(500), .rateLimited(status: 403),
+        ])
     func staleOnFailure(error: UpstreamError) async throws {
         let upstream = FakeUpstream.itunesFixtures()
         let engine = engine(upstream)
@@ -61,21 +72,29 @@ struct CachedUpstreamTests {
         let savedAt = clock.now()
         clock.advance(7 * 3600)
         upstream.respond { _ throws(UpstreamError) in throw error }
-        guard case .stale(let body, _) = await fetch(engine) else { Issue.record("expected stale"); return }
+        guard case .stale(let body, _) = await fetch(engine) else {
+            Issue.record("expected stale")
+            return
+        }
         #expect(body.fetchedAt == savedAt)
     }
 
-    @Test("403, 429, 5xx, empty and malformed answers are never cached", arguments: [
-        UpstreamResponse(status: 403, body: Data()),
-        UpstreamResponse(status: 429, body: Data()),
-        UpstreamResponse(status: 503, body: Data("busy".utf8)),
-        UpstreamResponse(status: 200, contentType: "text/javascript", body: Data()),
-        UpstreamResponse(status: 200, contentType: "text/javascript", body: Data("{\"results\": [".utf8)),
-    ])
+    @Test(
+        "403, 429, 5xx, empty and malformed answers are never cached",
+        arguments: [
+            UpstreamResponse(status: 403, body: Data()),
+            UpstreamResponse(status: 429, body: Data()),
+            UpstreamResponse(status: 503, body: Data("busy".utf8)),
+            UpstreamResponse(status: 200, contentType: "text/javascript", body: Data()),
+            UpstreamResponse(status: 200, contentType: "text/javascript", body: Data("{\"results\": [".utf8)),
+        ])
     func failuresNotCached(response: UpstreamResponse) async throws {
         let upstream = FakeUpstream { _ in response }
         let engine = engine(upstream)
-        guard case .failed(let error) = await fetch(engine) else { Issue.record("expected failure"); return }
+        guard case .failed(let error) = await fetch(engine) else {
+            Issue.record("expected failure")
+            return
+        }
         #expect(store.count == 0)
         switch response.status {
         case 403, 429: #expect(error == .rateLimited(status: response.status))
@@ -87,7 +106,10 @@ struct CachedUpstreamTests {
     @Test("a text/javascript body is decoded like JSON")
     func textJavascript() async throws {
         let upstream = FakeUpstream { _ in Fixtures.json("itunes/year-2026.json") }
-        guard case .fresh(let body) = await fetch(engine(upstream)) else { Issue.record("expected success"); return }
+        guard case .fresh(let body) = await fetch(engine(upstream)) else {
+            Issue.record("expected success")
+            return
+        }
         #expect(try ITunesDecoder.movies(from: body.body).count == 5)
     }
 
@@ -112,9 +134,15 @@ struct CachedUpstreamTests {
         let engine = engine(upstream)
         for index in 0..<25 { _ = await fetch(engine, key: "key-\(index)") }
         #expect(upstream.calls() == 20)
-        guard case .failed(.throttled) = await fetch(engine, key: "one-more") else { Issue.record("expected throttled"); return }
+        guard case .failed(.throttled) = await fetch(engine, key: "one-more") else {
+            Issue.record("expected throttled")
+            return
+        }
         clock.advance(61)
-        guard case .fresh = await fetch(engine, key: "after-a-minute") else { Issue.record("expected a call after the window"); return }
+        guard case .fresh = await fetch(engine, key: "after-a-minute") else {
+            Issue.record("expected a call after the window")
+            return
+        }
         #expect(upstream.calls() == 21)
     }
 
@@ -123,18 +151,27 @@ struct CachedUpstreamTests {
         let upstream = FakeUpstream { _ throws(UpstreamError) in throw .unreachable("connect timeout") }
         let engine = engine(upstream)
         _ = await fetch(engine, key: "a")
-        guard case .failed(.hostDown) = await fetch(engine, key: "b") else { Issue.record("expected hostDown"); return }
+        guard case .failed(.hostDown) = await fetch(engine, key: "b") else {
+            Issue.record("expected hostDown")
+            return
+        }
         #expect(upstream.calls() == 1)
         clock.advance(31)
         upstream.respond { url throws(UpstreamError) in try Fixtures.itunesAnswer(for: url) }
-        guard case .fresh = await fetch(engine, key: "c") else { Issue.record("expected recovery"); return }
+        guard case .fresh = await fetch(engine, key: "c") else {
+            Issue.record("expected recovery")
+            return
+        }
         #expect(upstream.calls() == 2)
     }
 
     @Test("offline mode never calls upstream")
     func offlineMode() async throws {
         let upstream = FakeUpstream.itunesFixtures()
-        guard case .failed(.offlineMode) = await fetch(engine(upstream, offline: true)) else { Issue.record("expected offline"); return }
+        guard case .failed(.offlineMode) = await fetch(engine(upstream, offline: true)) else {
+            Issue.record("expected offline")
+            return
+        }
         #expect(upstream.calls() == 0)
     }
 }

@@ -52,10 +52,12 @@ struct MigrationSchemaTests {
     func demoSeedRevert() async throws {
         try await TestDatabase.with { database in
             let sql = database.sql
-            try await sql.raw("""
+            try await sql.raw(
+                """
                 INSERT INTO advertisers (name, description, website, domains, demo, created_at, updated_at)
                 VALUES ('Own Shop', '', 'https://own.example', 'own.example', \(bind: false), \(bind: Date()), \(bind: Date()))
-                """).run()
+                """
+            ).run()
             try await SeedDemoOffers().revert(on: database.db)
             let offers = try await sql.raw("SELECT COUNT(*) AS n FROM offers").first()?.decode(column: "n", as: Int.self)
             let shops = try await sql.raw("SELECT name FROM advertisers").all().map { try $0.decode(column: "name", as: String.self) }

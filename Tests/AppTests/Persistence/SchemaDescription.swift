@@ -35,7 +35,8 @@ enum SchemaDescription {
                 let notNull = try column.decode(column: "notnull", as: Int.self) != 0
                 let defaultValue = try column.decode(column: "dflt_value", as: String?.self)
                 let key = try column.decode(column: "pk", as: Int.self)
-                text += "  column \(name) \(type) \(notNull ? "not null" : "null")"
+                text +=
+                    "  column \(name) \(type) \(notNull ? "not null" : "null")"
                     + (defaultValue.map { " default \($0)" } ?? "") + (key > 0 ? " primary key \(key)" : "") + "\n"
             }
             var lines: [String] = []
@@ -51,16 +52,18 @@ enum SchemaDescription {
             }
             var keys: [Int: [(from: String, to: String, target: String, onUpdate: String, onDelete: String)]] = [:]
             for key in try await sql.raw("PRAGMA foreign_key_list(\(ident: table))").all() {
-                keys[try key.decode(column: "id", as: Int.self), default: []].append((
-                    try key.decode(column: "from", as: String.self), try key.decode(column: "to", as: String?.self) ?? "(primary key)",
-                    try key.decode(column: "table", as: String.self), try key.decode(column: "on_update", as: String.self),
-                    try key.decode(column: "on_delete", as: String.self)
-                ))
+                keys[try key.decode(column: "id", as: Int.self), default: []].append(
+                    (
+                        try key.decode(column: "from", as: String.self), try key.decode(column: "to", as: String?.self) ?? "(primary key)",
+                        try key.decode(column: "table", as: String.self), try key.decode(column: "on_update", as: String.self),
+                        try key.decode(column: "on_delete", as: String.self)
+                    ))
             }
             for parts in keys.values {
                 let first = parts[0]
-                lines.append("  foreign key (\(parts.map(\.from).joined(separator: ", "))) references \(first.target)"
-                    + "(\(parts.map(\.to).joined(separator: ", "))) on update \(first.onUpdate) on delete \(first.onDelete)")
+                lines.append(
+                    "  foreign key (\(parts.map(\.from).joined(separator: ", "))) references \(first.target)"
+                        + "(\(parts.map(\.to).joined(separator: ", "))) on update \(first.onUpdate) on delete \(first.onDelete)")
             }
             text += lines.sorted().map { $0 + "\n" }.joined()
         }
@@ -72,46 +75,57 @@ enum SchemaDescription {
     static func postgres(_ sql: any SQLDatabase) async throws -> String {
         let schema = try await strings(sql, "SELECT current_schema()::text AS name", "name")[0]
         var text = ""
-        let tables = try await strings(sql, """
+        let tables = try await strings(
+            sql,
+            """
             SELECT table_name::text AS name FROM information_schema.tables
             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name
             """, "name")
         for table in tables {
             text += "table \(table)\n"
-            let columns = try await sql.raw("""
+            let columns = try await sql.raw(
+                """
                 SELECT column_name::text AS name, data_type::text AS type, is_nullable::text AS nullable,
                        column_default::text AS default_value, is_identity::text AS identity, identity_generation::text AS generation
                 FROM information_schema.columns
                 WHERE table_schema = current_schema() AND table_name = \(bind: table) ORDER BY ordinal_position
-                """).all()
+                """
+            ).all()
             for column in columns {
                 let nullable = try column.decode(column: "nullable", as: String.self) == "YES"
                 let defaultValue = try column.decode(column: "default_value", as: String?.self)
                 let identity = try column.decode(column: "identity", as: String.self) == "YES"
                 let generation = try column.decode(column: "generation", as: String?.self)
-                text += "  column \(try column.decode(column: "name", as: String.self)) \(try column.decode(column: "type", as: String.self))"
+                text +=
+                    "  column \(try column.decode(column: "name", as: String.self)) \(try column.decode(column: "type", as: String.self))"
                     + " \(nullable ? "null" : "not null")" + (defaultValue.map { " default \($0)" } ?? "")
                     + (identity ? " identity \(generation ?? "")" : "") + "\n"
             }
             var lines: [String] = []
             // NOT NULL is in the columns above (PostgreSQL 18 also lists it as a constraint).
-            let constraints = try await sql.raw("""
+            let constraints = try await sql.raw(
+                """
                 SELECT c.conname::text AS name, c.contype::text AS kind, pg_get_constraintdef(c.oid) AS definition
                 FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
                 WHERE c.connamespace = current_schema()::regnamespace AND t.relname = \(bind: table) AND c.contype <> 'n'
-                """).all()
+                """
+            ).all()
             for constraint in constraints {
                 let kind = try constraint.decode(column: "kind", as: String.self)
                 let label = ["p": "primary key", "u": "unique constraint", "f": "foreign key", "c": "check"][kind] ?? kind
-                lines.append("  \(label) \(try constraint.decode(column: "name", as: String.self)): "
-                    + (try constraint.decode(column: "definition", as: String.self)))
+                lines.append(
+                    "  \(label) \(try constraint.decode(column: "name", as: String.self)): "
+                        + (try constraint.decode(column: "definition", as: String.self)))
             }
-            let indexes = try await sql.raw("""
+            let indexes = try await sql.raw(
+                """
                 SELECT indexname::text AS name, indexdef::text AS definition FROM pg_indexes
                 WHERE schemaname = current_schema() AND tablename = \(bind: table)
-                """).all()
+                """
+            ).all()
             for index in indexes {
-                lines.append("  index \(try index.decode(column: "name", as: String.self)): \(try index.decode(column: "definition", as: String.self))")
+                lines.append(
+                    "  index \(try index.decode(column: "name", as: String.self)): \(try index.decode(column: "definition", as: String.self))")
             }
             text += lines.sorted().map { $0 + "\n" }.joined()
         }

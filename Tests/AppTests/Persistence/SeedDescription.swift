@@ -8,7 +8,8 @@ import SQLKit
 enum SeedDescription {
     static func of(_ database: AppDatabase) async throws -> (text: String, times: Set<Date>) {
         let sql = database.sql
-        var text = "", times: Set<Date> = []
+        var text = ""
+        var times: Set<Date> = []
         func line(_ name: String, _ value: String?) -> String {
             "  \(name): " + (value.map { $0.replacingOccurrences(of: "\n", with: "⏎") } ?? "NULL") + "\n"
         }
@@ -16,13 +17,16 @@ enum SeedDescription {
         var logos: [UUID: String] = [:]
         for image in images {
             times.insert(try image.decode(column: "created_at", as: Date.self))
-            logos[try image.decode(column: "id", as: UUID.self)] = try image.decode(column: "content_type", as: String.self) + " "
+            logos[try image.decode(column: "id", as: UUID.self)] =
+                try image.decode(column: "content_type", as: String.self) + " "
                 + String(decoding: try image.decode(column: "bytes", as: Data.self), as: UTF8.self)
         }
         text += "offer_images: \(images.count) rows\n"
-        let advertisers = try await sql.raw("""
+        let advertisers = try await sql.raw(
+            """
             SELECT id, name, description, website, domains, logo_image_id, demo, paused_at, created_at, updated_at FROM advertisers ORDER BY id
-            """).all()
+            """
+        ).all()
         for row in advertisers {
             text += "advertiser \(try row.decode(column: "id", as: Int.self))\n"
             for column in ["name", "description", "website", "domains"] {
@@ -34,11 +38,13 @@ enum SeedDescription {
             times.insert(try row.decode(column: "created_at", as: Date.self))
             times.insert(try row.decode(column: "updated_at", as: Date.self))
         }
-        let offers = try await sql.raw("""
+        let offers = try await sql.raw(
+            """
             SELECT id, advertiser_id, headline, description, image_id, price_text, landing_url, genres, keywords, media, starts_on,
                    ends_on, weight, active, demo, created_at, updated_at
             FROM offers ORDER BY id
-            """).all()
+            """
+        ).all()
         for row in offers {
             text += "offer \(try row.decode(column: "id", as: Int.self))\n"
             text += line("advertiser_id", String(try row.decode(column: "advertiser_id", as: Int.self)))

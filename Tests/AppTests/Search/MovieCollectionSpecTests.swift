@@ -85,15 +85,17 @@ struct MovieCollectionSpecTests {
         }
     }
 
-    @Test("search movie (failure) — an invalid response shows an error message and keeps the cached movie", arguments: [
-        ("itunes.test", UpstreamResponse(status: 200, contentType: "text/javascript", body: Data(#"{"resultCount":1,"results":[{"#.utf8))),
-        ("itunes.test", UpstreamResponse(status: 500, body: Data("Internal Server Error".utf8))),
-        ("itunes.test", UpstreamResponse(status: 403, body: Data())),
-        ("omdb.test", UpstreamResponse(status: 200, body: Data(#"{"Response":"False","Error":"Something went wrong."}"#.utf8))),
-        ("omdb.test", UpstreamResponse(status: 200, body: Data(#"{"Response":"False","Error":"Movie not found!"}"#.utf8))),
-        ("omdb.test", UpstreamResponse(status: 401, body: Data(#"{"Response":"False","Error":"Invalid API key!"}"#.utf8))),
-        ("omdb.test", UpstreamResponse(status: 503, body: Data("<html>unavailable</html>".utf8))),
-    ])
+    @Test(
+        "search movie (failure) — an invalid response shows an error message and keeps the cached movie",
+        arguments: [
+            ("itunes.test", UpstreamResponse(status: 200, contentType: "text/javascript", body: Data(#"{"resultCount":1,"results":[{"#.utf8))),
+            ("itunes.test", UpstreamResponse(status: 500, body: Data("Internal Server Error".utf8))),
+            ("itunes.test", UpstreamResponse(status: 403, body: Data())),
+            ("omdb.test", UpstreamResponse(status: 200, body: Data(#"{"Response":"False","Error":"Something went wrong."}"#.utf8))),
+            ("omdb.test", UpstreamResponse(status: 200, body: Data(#"{"Response":"False","Error":"Movie not found!"}"#.utf8))),
+            ("omdb.test", UpstreamResponse(status: 401, body: Data(#"{"Response":"False","Error":"Invalid API key!"}"#.utf8))),
+            ("omdb.test", UpstreamResponse(status: 503, body: Data("<html>unavailable</html>".utf8))),
+        ])
     func searchFailure(host: String, answer: UpstreamResponse) async throws {
         try await TestApp.with(configure: Self.withOMDb) { app in
             try await app.test { client in
@@ -190,7 +192,8 @@ struct MovieCollectionSpecTests {
             try await app.test { client in
                 let cookie = try await Self.rememberSpider(client)
                 try await app.services.database.sql.raw("DROP TABLE library_entries").run()
-                let page = try await client.postForm("/library/movies/284910350", [("favorite", "1"), ("return_to", "/search?q=Spider&done=added")], cookie: cookie)
+                let page = try await client.postForm(
+                    "/library/movies/284910350", [("favorite", "1"), ("return_to", "/search?q=Spider&done=added")], cookie: cookie)
                 #expect(page.status == .serviceUnavailable)
                 #expect(page.text.contains("Oops, something went wrong"))
                 #expect(page.text.contains("There was a problem saving/deleting this movie. Do you want to try again?"))
@@ -208,7 +211,7 @@ struct MovieCollectionSpecTests {
     func listSuccess() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.collection(client, [284910350, 1476006349])
+                let cookie = try await Self.collection(client, [284_910_350, 1_476_006_349])
                 app.upstream.respond(Self.unreachable)
                 let page = try await client.get("/library?list=favorites", cookie: cookie)
                 #expect(page.status == .ok)
@@ -222,7 +225,7 @@ struct MovieCollectionSpecTests {
     func listFailure() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.collection(client, [284910350])
+                let cookie = try await Self.collection(client, [284_910_350])
                 try await app.services.database.sql.raw("DROP TABLE library_entries").run()
                 let page = try await client.get("/library?list=favorites", cookie: cookie)
                 #expect(page.status == .serviceUnavailable)
@@ -236,8 +239,9 @@ struct MovieCollectionSpecTests {
     func removeSuccess() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.collection(client, [284910350, 1476006349])
-                let removed = try await client.postForm("/library/movies/284910350/remove", [("return_to", "/library?list=favorites")], cookie: cookie)
+                let cookie = try await Self.collection(client, [284_910_350, 1_476_006_349])
+                let removed = try await client.postForm(
+                    "/library/movies/284910350/remove", [("return_to", "/library?list=favorites")], cookie: cookie)
                 #expect(removed.headers[.location] == "/library?list=favorites")
                 let page = try await client.get("/library?list=favorites", cookie: cookie)
                 #expect(!page.text.contains(">Spider</h3>") && page.text.contains(">Midsommar</h3>"))
@@ -255,7 +259,7 @@ struct MovieCollectionSpecTests {
     func removeFailure() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.collection(client, [284910350])
+                let cookie = try await Self.collection(client, [284_910_350])
                 // Removal fails while the table is locked away; it comes back afterwards.
                 try await app.services.database.sql.raw("ALTER TABLE library_entries RENAME TO library_entries_away").run()
                 let page = try await client.postForm("/library/movies/284910350/remove", [("return_to", "/library?list=favorites")], cookie: cookie)

@@ -13,7 +13,10 @@ struct OMDbDecodingTests {
     @Test("a film: every field read, \"N/A\" means absent")
     func film() throws {
         let answer = try OMDbDecoder.decode(fixture("Spider"))
-        guard case .found(let details) = answer else { Issue.record("expected a film, got \(answer)"); return }
+        guard case .found(let details) = answer else {
+            Issue.record("expected a film, got \(answer)")
+            return
+        }
         #expect(details.imdbID == "tt0278731")
         #expect(details.title == "Spider")
         #expect(details.director == "David Cronenberg")
@@ -28,7 +31,10 @@ struct OMDbDecodingTests {
 
     @Test("a series' years use an en dash: 2008–2013, and a running one 2019–")
     func seriesYears() throws {
-        guard case .found(let details) = try OMDbDecoder.decode(fixture("Breaking Bad")) else { Issue.record("expected a series"); return }
+        guard case .found(let details) = try OMDbDecoder.decode(fixture("Breaking Bad")) else {
+            Issue.record("expected a series")
+            return
+        }
         #expect(details.year == "2008–2013")
         #expect(details.startYear == 2008 && details.endYear == 2013)
         #expect(details.director == nil, "\"N/A\" director is absent")
@@ -45,9 +51,11 @@ struct OMDbDecodingTests {
         #expect(try OMDbDecoder.decode(Data(#"{"Response":"False","Error":"Request limit reached!"}"#.utf8)) == .refused("Request limit reached!"))
     }
 
-    @Test("bodies that are not OMDb answers are rejected", arguments: [
-        "", "{", "[]", #"{"Title":"Spider"}"#, #"{"Response":"True","Title":"No id"}"#, "<html>Bad gateway</html>",
-    ])
+    @Test(
+        "bodies that are not OMDb answers are rejected",
+        arguments: [
+            "", "{", "[]", #"{"Title":"Spider"}"#, #"{"Response":"True","Title":"No id"}"#, "<html>Bad gateway</html>",
+        ])
     func malformed(_ body: String) {
         #expect(throws: OMDbDecoder.Malformed.self) { try OMDbDecoder.decode(Data(body.utf8)) }
     }

@@ -13,12 +13,14 @@ struct SearchTests {
         app.upstream.requested(host: "omdb.test").map(\.absoluteString)
     }
 
-    @Test("bad input: an empty query asks for a title, more than 200 characters is refused, nothing is remembered", arguments: [
-        ("", "Type the title of a film or TV show to search for."),
-        ("%20%20%0A", "Type the title of a film or TV show to search for."),
-        (String(repeating: "a", count: 201), "That title is 201 characters long; searches can be at most 200 characters."),
-        (String(repeating: "%F0%9F%8D%BF", count: 201), "That title is 201 characters long"),
-    ])
+    @Test(
+        "bad input: an empty query asks for a title, more than 200 characters is refused, nothing is remembered",
+        arguments: [
+            ("", "Type the title of a film or TV show to search for."),
+            ("%20%20%0A", "Type the title of a film or TV show to search for."),
+            (String(repeating: "a", count: 201), "That title is 201 characters long; searches can be at most 200 characters."),
+            (String(repeating: "%F0%9F%8D%BF", count: 201), "That title is 201 characters long"),
+        ])
     func badInput(query: String, message: String) async throws {
         try await TestApp.with { app in
             try await app.test { client in
@@ -42,13 +44,15 @@ struct SearchTests {
         }
     }
 
-    @Test("any Unicode title reaches iTunes, OMDb and TVMaze percent-encoded as UTF-8", arguments: [
-        ("Am%C3%A9lie", "Amélie", "1436312339"),
-        ("Ame%CC%81lie", "Amélie", "1436312339"), // e + combining acute: normalised to é first
-        ("%E5%8D%83%E3%81%A8%E5%8D%83%E5%B0%8B", "千と千尋", "1439452110"),
-        ("%F0%9F%8D%BF%20Am%C3%A9lie", "🍿 Amélie", nil),
-        ("Pok%C3%A9mon", "Pokémon", nil),
-    ])
+    @Test(
+        "any Unicode title reaches iTunes, OMDb and TVMaze percent-encoded as UTF-8",
+        arguments: [
+            ("Am%C3%A9lie", "Amélie", "1436312339"),
+            ("Ame%CC%81lie", "Amélie", "1436312339"),  // e + combining acute: normalised to é first
+            ("%E5%8D%83%E3%81%A8%E5%8D%83%E5%B0%8B", "千と千尋", "1439452110"),
+            ("%F0%9F%8D%BF%20Am%C3%A9lie", "🍿 Amélie", nil),
+            ("Pok%C3%A9mon", "Pokémon", nil),
+        ])
     func unicode(encoded: String, text: String, movieID: String?) async throws {
         try await TestApp.with(configure: Self.withOMDb) { app in
             try await app.test { client in
@@ -187,8 +191,8 @@ struct SearchTests {
         try await TestApp.with(configure: Self.withOMDb) { app in
             try await app.test { client in
                 // Each is asked by title and year, then by title alone.
-                _ = try await client.get("/search?q=Spider") // OMDb knows it (as 2002; iTunes says 2003)
-                _ = try await client.get("/search?q=Amélie") // OMDb does not
+                _ = try await client.get("/search?q=Spider")  // OMDb knows it (as 2002; iTunes says 2003)
+                _ = try await client.get("/search?q=Amélie")  // OMDb does not
                 #expect(omdbURLs(app).count == 4)
                 app.clock.advance(23 * 3600)
                 _ = try await client.get("/search?q=Spider")
@@ -198,9 +202,10 @@ struct SearchTests {
                 _ = try await client.get("/search?q=Spider")
                 _ = try await client.get("/search?q=Amélie")
                 #expect(omdbURLs(app).count == 6, "only the day-old \"not found\" answers are asked again")
-                #expect(omdbURLs(app).suffix(2) == [
-                    "https://omdb.test/?apikey=test-key&t=Am%C3%A9lie&y=2001", "https://omdb.test/?apikey=test-key&t=Am%C3%A9lie",
-                ])
+                #expect(
+                    omdbURLs(app).suffix(2) == [
+                        "https://omdb.test/?apikey=test-key&t=Am%C3%A9lie&y=2001", "https://omdb.test/?apikey=test-key&t=Am%C3%A9lie",
+                    ])
                 app.clock.advance(6 * 24 * 3600)
                 _ = try await client.get("/search?q=Spider")
                 #expect(omdbURLs(app).count == 7, "a week on, the film is asked again")

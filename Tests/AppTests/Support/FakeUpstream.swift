@@ -97,7 +97,8 @@ enum Fixtures {
 }
 
 extension Fixtures {
-    nonisolated(unsafe) static let tvmazeShows: [[String: Any]] = try! JSONSerialization.jsonObject(with: data("tvmaze/shows.json")) as! [[String: Any]]
+    nonisolated(unsafe) static let tvmazeShows: [[String: Any]] =
+        try! JSONSerialization.jsonObject(with: data("tvmaze/shows.json")) as! [[String: Any]]
 
     /// TVMaze as the fixtures know it: one index page (0), shows by id, name search; 404s like TVMaze.
     static func tvmazeAnswer(for url: URL) -> UpstreamResponse {
@@ -106,7 +107,8 @@ extension Fixtures {
         func json(_ object: Any) -> UpstreamResponse {
             UpstreamResponse(status: 200, contentType: "application/json", body: try! JSONSerialization.data(withJSONObject: object))
         }
-        let notFound = UpstreamResponse(status: 404, contentType: "application/json", body: Data(#"{"name":"Not Found","message":"","code":0,"status":404}"#.utf8))
+        let notFound = UpstreamResponse(
+            status: 404, contentType: "application/json", body: Data(#"{"name":"Not Found","message":"","code":0,"status":404}"#.utf8))
         if url.path == "/shows" {
             return value("page") == "0" ? json(tvmazeShows) : notFound
         }
@@ -130,7 +132,8 @@ extension Fixtures {
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
         func json(_ status: Int, _ object: Any) -> UpstreamResponse {
-            UpstreamResponse(status: status, contentType: "application/json; charset=utf-8", body: try! JSONSerialization.data(withJSONObject: object))
+            UpstreamResponse(
+                status: status, contentType: "application/json; charset=utf-8", body: try! JSONSerialization.data(withJSONObject: object))
         }
         guard value("apikey") == omdbKey else { return json(401, ["Response": "False", "Error": "Invalid API key!"]) }
         let match: [String: Any]?

@@ -51,8 +51,10 @@ enum SnapshotFile {
             index < lines.count ? "«\(lines[index])»" : "(end of text)"
         }
         var message = "line \(first + 1):\n  expected \(line(old, first))\n  actual   \(line(new, first))"
-        let oldLines = Set(old), newLines = Set(new)
-        let missing = old.filter { !newLines.contains($0) }, extra = new.filter { !oldLines.contains($0) }
+        let oldLines = Set(old)
+        let newLines = Set(new)
+        let missing = old.filter { !newLines.contains($0) }
+        let extra = new.filter { !oldLines.contains($0) }
         if !missing.isEmpty || !extra.isEmpty {
             message += "\nlines only expected (-) or only actual (+):"
             message += (missing.prefix(20).map { "\n- \($0)" } + extra.prefix(20).map { "\n+ \($0)" }).joined()

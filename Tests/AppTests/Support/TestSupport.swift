@@ -12,7 +12,7 @@ import Testing
 final class ManualClock: AppClock {
     private let current: Mutex<Date>
 
-    init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000)) { // 2026-11-18
+    init(_ start: Date = Date(timeIntervalSince1970: 1_795_000_000)) {  // 2026-11-18
         current = Mutex(start)
     }
 
@@ -173,7 +173,9 @@ extension TestClientProtocol {
 
     /// Posts a form as a browser would: the CSRF token comes from a page fetched first with the
     /// same cookies (`csrf: false` leaves it out, to test the refusal).
-    func postForm(_ uri: String, _ fields: [(String, String)], cookie: String? = nil, json: Bool = false, csrf: Bool = true) async throws -> TestResponse {
+    func postForm(_ uri: String, _ fields: [(String, String)], cookie: String? = nil, json: Bool = false, csrf: Bool = true) async throws
+        -> TestResponse
+    {
         var headers = HTTPFields()
         headers[.contentType] = "application/x-www-form-urlencoded"
         var fields = fields

@@ -58,7 +58,10 @@ struct ShowCatalogTests {
     func backOff() async throws {
         let answers = Mutex(0)
         let upstream = FakeUpstream { url in
-            let n = answers.withLock { $0 += 1; return $0 }
+            let n = answers.withLock {
+                $0 += 1
+                return $0
+            }
             return n == 1 ? UpstreamResponse(status: 429, body: Data()) : Fixtures.tvmazeAnswer(for: url)
         }
         let slept = Mutex<[TimeInterval]>([])
@@ -69,13 +72,19 @@ struct ShowCatalogTests {
                 config: config, database: database, http: upstream, clock: ManualClock(), logger: TestDatabase.logger,
                 sleep: { seconds in slept.withLock { $0.append(seconds) } }
             )
-            guard case .found(let show, _) = await services.shows.show(id: 139) else { Issue.record("expected the retry to succeed"); return }
+            guard case .found(let show, _) = await services.shows.show(id: 139) else {
+                Issue.record("expected the retry to succeed")
+                return
+            }
             #expect(show.name == "Girls")
             #expect(slept.withLock { $0 } == [2])
             #expect(upstream.calls() == 2)
             // A second 429 in a row is not retried again: the failure is reported (and never cached).
             upstream.respond { _ in UpstreamResponse(status: 429, body: Data()) }
-            guard case .unavailable(.rateLimited(status: 429)) = await services.shows.show(id: 590) else { Issue.record("expected rate limited"); return }
+            guard case .unavailable(.rateLimited(status: 429)) = await services.shows.show(id: 590) else {
+                Issue.record("expected rate limited")
+                return
+            }
             #expect(upstream.calls() == 4)
         }
     }
@@ -88,7 +97,8 @@ struct ShowCatalogTests {
             let hits = await app.services.shows.search("breaking")
             #expect(hits.shows.map(\.name) == ["Breaking Bad"])
             guard case .found(let show, .offlineCatalogue) = await app.services.shows.show(id: page.shows[0].id) else {
-                Issue.record("expected an offline show"); return
+                Issue.record("expected an offline show")
+                return
             }
             #expect(show.name == page.shows[0].name)
         }

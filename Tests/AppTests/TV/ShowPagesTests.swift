@@ -69,7 +69,8 @@ struct ShowPagesTests {
     func hostileSummary() async throws {
         let upstream = FakeUpstream { url in
             guard url.path == "/shows/7" else { return Fixtures.tvmazeAnswer(for: url) }
-            let body = #"{"id":7,"name":"Evil <b>Show</b>","summary":"<p onclick=\"alert(1)\">Hi<script>alert(2)</script><img src=x onerror=alert(3)></p>","officialSite":"javascript:alert(4)"}"#
+            let body =
+                #"{"id":7,"name":"Evil <b>Show</b>","summary":"<p onclick=\"alert(1)\">Hi<script>alert(2)</script><img src=x onerror=alert(3)></p>","officialSite":"javascript:alert(4)"}"#
             return UpstreamResponse(status: 200, body: Data(body.utf8))
         }
         try await TestApp.with(upstream: upstream) { app in
@@ -82,11 +83,13 @@ struct ShowPagesTests {
         }
     }
 
-    @Test("name search on the TV Shows screen; bad input gets readable 4xx", arguments: [
-        ("/shows?page=abc", 400), ("/shows?page=-1", 400), ("/shows?page=0", 400), ("/shows?page=99999999999999999999", 400),
-        ("/shows/abc", 404), ("/shows/-3", 404), ("/shows/999999999999", 404), ("/shows/424242", 404),
-        ("/shows/favorites?page=x", 400), ("/library?kind=cartoon", 400),
-    ])
+    @Test(
+        "name search on the TV Shows screen; bad input gets readable 4xx",
+        arguments: [
+            ("/shows?page=abc", 400), ("/shows?page=-1", 400), ("/shows?page=0", 400), ("/shows?page=99999999999999999999", 400),
+            ("/shows/abc", 404), ("/shows/-3", 404), ("/shows/999999999999", 404), ("/shows/424242", 404),
+            ("/shows/favorites?page=x", 400), ("/library?kind=cartoon", 400),
+        ])
     func badInput(path: String, status: Int) async throws {
         try await TestApp.with { app in
             try await app.test { client in

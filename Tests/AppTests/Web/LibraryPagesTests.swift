@@ -34,7 +34,8 @@ struct LibraryPagesTests {
                 let cookie = try #require(watched.sessionCookie)
                 let form = try await client.get("/movies/1002/note?return_to=/", cookie: cookie).text
                 #expect(form.contains("Note for January Film"))
-                let saved = try await client.postForm("/library/movies/1002", [("note", "Saw it twice <3"), ("return_to", "/library?list=watched")], cookie: cookie)
+                let saved = try await client.postForm(
+                    "/library/movies/1002", [("note", "Saw it twice <3"), ("return_to", "/library?list=watched")], cookie: cookie)
                 #expect(saved.headers[.location] == "/library?list=watched")
                 let list = try await client.get("/library?list=watched", cookie: cookie).text
                 #expect(list.contains("Saw it twice &lt;3"))
@@ -68,7 +69,12 @@ struct LibraryPagesTests {
             try await app.test { client in
                 let response = try await client.postForm("/library/movies/1001", [("watched", "1")], json: true)
                 #expect(response.status == .ok)
-                struct State: Decodable { let inLibrary: Bool; let favorite: Bool; let watched: Bool; let offerNote: Bool }
+                struct State: Decodable {
+                    let inLibrary: Bool
+                    let favorite: Bool
+                    let watched: Bool
+                    let offerNote: Bool
+                }
                 let state = try JSONDecoder().decode(State.self, from: Data(buffer: response.body))
                 #expect(state.inLibrary && state.watched && !state.favorite && state.offerNote)
             }
@@ -95,7 +101,9 @@ struct LibraryPagesTests {
         }
     }
 
-    @Test("return_to never sends anyone to another site", arguments: ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "/ok\r\nSet-Cookie: x=y"])
+    @Test(
+        "return_to never sends anyone to another site",
+        arguments: ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "/ok\r\nSet-Cookie: x=y"])
     func noOpenRedirect(target: String) async throws {
         try await TestApp.with { app in
             try await app.test { client in
@@ -106,11 +114,13 @@ struct LibraryPagesTests {
         }
     }
 
-    @Test("bad input on the library routes gets a readable 4xx", arguments: [
-        ("/library?list=everything", 400, "There is no list called"), ("/library?page=abc", 400, "is not a page number"),
-        ("/library?page=0", 400, "is not a page number"), ("/library/movies/1001/remove", 404, "isn’t in your lists"),
-        ("/movies/1001/note", 404, "isn’t in your lists"),
-    ])
+    @Test(
+        "bad input on the library routes gets a readable 4xx",
+        arguments: [
+            ("/library?list=everything", 400, "There is no list called"), ("/library?page=abc", 400, "is not a page number"),
+            ("/library?page=0", 400, "is not a page number"), ("/library/movies/1001/remove", 404, "isn’t in your lists"),
+            ("/movies/1001/note", 404, "isn’t in your lists"),
+        ])
     func badLibraryInput(path: String, status: Int, message: String) async throws {
         try await TestApp.with { app in
             try await app.test { client in

@@ -60,10 +60,12 @@ struct MoviesPagesTests {
         }
     }
 
-    @Test("a year that is not a number or out of range gets a 400 page with a message and the picker", arguments: [
-        ("abc", "is not a year"), ("1949", "Pick a year between 1950 and 2026"), ("2027", "Pick a year between 1950 and 2026"),
-        ("%3Cscript%3E", "is not a year"),
-    ])
+    @Test(
+        "a year that is not a number or out of range gets a 400 page with a message and the picker",
+        arguments: [
+            ("abc", "is not a year"), ("1949", "Pick a year between 1950 and 2026"), ("2027", "Pick a year between 1950 and 2026"),
+            ("%3Cscript%3E", "is not a year"),
+        ])
     func badYear(input: String, message: String) async throws {
         try await TestApp.with { app in
             try await app.test { client in
@@ -122,7 +124,10 @@ struct MoviesPagesTests {
                     #expect(html.contains(fact), "\(fact)")
                 }
                 #expect(html.contains("R</dd>"))
-                #expect(html.contains(#"href="https://itunes.apple.com/us/movie/middle-of-the-year/id1001?uo=4" target="_blank" rel="noopener noreferrer">More on iTunes</a>"#))
+                #expect(
+                    html.contains(
+                        #"href="https://itunes.apple.com/us/movie/middle-of-the-year/id1001?uo=4" target="_blank" rel="noopener noreferrer">More on iTunes</a>"#
+                    ))
                 #expect(html.contains("/posters?seed=1001"))
                 #expect(html.contains("Bookmark") && html.contains("Add to Watched"))
             }

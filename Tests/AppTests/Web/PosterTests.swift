@@ -40,10 +40,12 @@ struct PosterTests {
         }
     }
 
-    @Test("it is not an open proxy: other hosts are refused", arguments: [
-        "https://evil.example/a.jpg", "http://127.0.0.1:8080/admin", "https://mzstatic.com.evil.example/a.jpg",
-        "https://user@is1-ssl.mzstatic.com/a.jpg", "file:///etc/passwd", "https://is1-ssl.mzstatic.com:8443/a.jpg",
-    ])
+    @Test(
+        "it is not an open proxy: other hosts are refused",
+        arguments: [
+            "https://evil.example/a.jpg", "http://127.0.0.1:8080/admin", "https://mzstatic.com.evil.example/a.jpg",
+            "https://user@is1-ssl.mzstatic.com/a.jpg", "file:///etc/passwd", "https://is1-ssl.mzstatic.com:8443/a.jpg",
+        ])
     func refused(source: String) async throws {
         let upstream = FakeUpstream { _ in UpstreamResponse(status: 200, body: PosterTests.png) }
         try await TestApp.with(upstream: upstream) { app in
