@@ -12,19 +12,25 @@ struct MovieCardViewTests {
         return mirror.children.first?.value
     }
 
-    @Test("the fast field lookup answers every stored field with the same value reflection sees")
+    /// Every stored field of `view` is answered by `lookup` with the value reflection sees.
+    static func expectLookupMatchesReflection(_ view: Any, fields: Int, _ lookup: (String) -> Any?) {
+        let children = Mirror(reflecting: view).children
+        #expect(children.count >= fields)
+        for child in children {
+            let label = child.label!
+            let answered = lookup(label).map { String(describing: $0) }
+            let reflected = Self.unwrapped(child.value).map { String(describing: $0) }
+            #expect(answered == reflected, "\(label)")
+        }
+    }
+
+    @Test("the fast field lookup of cards and their film fields answers every stored field with the same value reflection sees")
     func lookupMatchesFields() {
         let movie = Movie(id: 5, title: "T", genre: nil, releaseDate: ITunesDates.parse("2026-01-02"))
         let state = LibraryItem(kind: .movie, itemID: "5", title: "T", genre: "Drama", favorite: true, watched: true, note: "n", updatedAt: Date())
         for card in [MovieCardView(movie: movie, state: nil, returnTo: "/"), MovieCardView(item: state, list: .watched, returnTo: "/")] {
-            let children = Mirror(reflecting: card).children
-            #expect(children.count > 15)
-            for child in children {
-                let label = child.label!
-                let answered = card.child(named: label).map { String(describing: $0) }
-                let reflected = Self.unwrapped(child.value).map { String(describing: $0) }
-                #expect(answered == reflected, "\(label)")
-            }
+            Self.expectLookupMatchesReflection(card, fields: 12) { card.child(named: $0) }
+            Self.expectLookupMatchesReflection(card.film, fields: 10) { card.film.child(named: $0) }
         }
     }
 }

@@ -64,19 +64,11 @@ struct AdminAdvertisersController {
         draft.description = form.value("description")
         draft.website = form.value("website")
         draft.domains = form.value("domains")
-        let logo: UploadedImage?
-        switch form.image("logo", label: "The logo") {
-        case .success(let upload): logo = upload
-        case .failure(let failure): return try self.form(id, draft, logoURL: nil, failure: failure)
-        }
-        do {
+        return try await offers.saved(form.image("logo", label: "The logo")) { logo throws(OfferAdmin.Failure) in
             _ = try await admin.saveAdvertiser(id, draft, logo: logo)
-        } catch .invalid(let failure) {
-            return try self.form(id, draft, logoURL: nil, failure: failure)
-        } catch {
-            return try offers.missing()
+        } refused: { failure in
+            try self.form(id, draft, logoURL: nil, failure: failure)
         }
-        return .redirect(to: AdminRoute.offers.path + "?done=saved", type: .normal)
     }
 
     static func draft(_ shop: Advertiser) -> AdvertiserDraft {

@@ -127,17 +127,30 @@ struct AdminOffersController {
         draft.endsOn = form.value("ends")
         draft.weight = form.value("weight")
         draft.active = form.value("active") == "1"
+        return try await saved(form.image("image", label: "The image")) { image throws(OfferAdmin.Failure) in
+            _ = try await admin.saveOffer(id, draft, image: image)
+        } refused: { failure in
+            try await renderOfferForm(id, draft, imageURL: nil, failure: failure)
+        }
+    }
+
+    /// The console's save for shops and offers alike: the upload is checked first, then the rules;
+    /// a refusal shows the form again with what was typed, a record that went away is a 404, and
+    /// a save returns to the dashboard.
+    func saved(
+        _ upload: Result<UploadedImage?, ValidationFailure>,
+        save: (UploadedImage?) async throws(OfferAdmin.Failure) -> Void,
+        refused: (ValidationFailure) async throws -> Response
+    ) async throws -> Response {
         let image: UploadedImage?
-        switch form.image("image", label: "The image") {
-        case .success(let upload): image = upload
-        case .failure(let failure): return try await renderOfferForm(id, draft, imageURL: nil, failure: failure)
+        switch upload {
+        case .success(let value): image = value
+        case .failure(let failure): return try await refused(failure)
         }
         do {
-            _ = try await admin.saveOffer(id, draft, image: image)
-        } catch .notFound {
-            return try missing()
+            try await save(image)
         } catch .invalid(let failure) {
-            return try await renderOfferForm(id, draft, imageURL: nil, failure: failure)
+            return try await refused(failure)
         } catch {
             return try missing()
         }

@@ -4,19 +4,12 @@ import Mustache
 /// One poster card: used on the Movies grid and in My Lists.
 struct MovieCardView {
     let isShow = false
-    let id: Int
-    let title: String
+    let film: FilmFields
     let year: String?
     let genre: String?
     /// "2026 · Drama": one string, so a wrapped line never starts with the separator.
     let meta: String
-    let posterURL: String
-    let detailURL: String
-    let actionURL: String
-    let removeActionURL: String
     let returnTo: String
-    let favorite: Bool
-    let watched: Bool
     let note: String?
     let noteURL: String
     let removeURL: String
@@ -25,9 +18,6 @@ struct MovieCardView {
     let canMoveToWatched: Bool
     let canMoveToFavorites: Bool
 
-    // Stored, not computed: templates read properties through reflection.
-    let favoriteValue: String
-    let watchedValue: String
     let favoriteLabel: String
     let watchedLabel: String
 
@@ -49,22 +39,13 @@ struct MovieCardView {
         id: Int, title: String, year: Int?, genre: String?, artworkURL: String?, state: LibraryItem?, returnTo: String,
         list: LibraryList?
     ) {
-        self.id = id
-        self.title = title
+        film = FilmFields(id: id, title: title, artworkURL: artworkURL, saved: state)
         self.year = year.map(String.init)
         self.genre = genre
         meta = [year.map(String.init), genre].compactMap { $0 }.joined(separator: " · ")
-        self.posterURL = Route.posterImage(source: artworkURL, seed: id, title: title)
-        self.detailURL = Route.movie.link(id)
-        self.actionURL = Route.saveMovie.link(id)
-        removeActionURL = Route.removeMovie.link(id)
         self.returnTo = returnTo
-        self.favorite = state?.favorite ?? false
-        self.watched = state?.watched ?? false
-        favoriteValue = favorite ? "0" : "1"
-        watchedValue = watched ? "0" : "1"
-        favoriteLabel = favorite ? "Favorite ✓" : "Favorite"
-        watchedLabel = watched ? "Watched ✓" : "Watched"
+        favoriteLabel = film.favorite ? "Favorite ✓" : "Favorite"
+        watchedLabel = film.watched ? "Watched ✓" : "Watched"
         self.note = state?.watched == true ? state?.note : nil
         self.noteURL = Route.note(id, returnTo: returnTo)
         self.removeURL = Route.removeMovieConfirmation(id, returnTo: returnTo)
@@ -81,26 +62,17 @@ extension MovieCardView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "isShow": isShow
-        case "id": id
-        case "title": title
+        case "film": film
         case "year": year
         case "genre": genre
         case "meta": meta
-        case "posterURL": posterURL
-        case "detailURL": detailURL
-        case "actionURL": actionURL
-        case "removeActionURL": removeActionURL
         case "returnTo": returnTo
-        case "favorite": favorite
-        case "watched": watched
         case "note": note
         case "noteURL": noteURL
         case "removeURL": removeURL
         case "inList": inList
         case "canMoveToWatched": canMoveToWatched
         case "canMoveToFavorites": canMoveToFavorites
-        case "favoriteValue": favoriteValue
-        case "watchedValue": watchedValue
         case "favoriteLabel": favoriteLabel
         case "watchedLabel": watchedLabel
         default: nil

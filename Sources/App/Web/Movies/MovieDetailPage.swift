@@ -5,8 +5,7 @@ struct MovieDetailPage: Page {
     static let template = "movies/detail"
 
     let chrome: Chrome
-    let id: Int
-    let title: String
+    let film: FilmFields
     let year: String?
     let genre: String?
     let director: String?
@@ -17,27 +16,19 @@ struct MovieDetailPage: Page {
     let price: String?
     let synopsis: String?
     let storeURL: String?
-    let posterURL: String
-    let actionURL: String
-    let removeActionURL: String
     let returnTo: String
-    let favorite: Bool
-    let watched: Bool
     let inLibrary: Bool
     let note: String?
     let noteURL: String
     let removeURL: String
     let offers: TitleOffersView
 
-    let favoriteValue: String
-    let watchedValue: String
     let favoriteLabel: String
     let watchedLabel: String
 
     init(movie: Movie, source: CatalogSource, saved: LibraryItem?, offers: OfferService.TitleOffers) {
         chrome = Chrome(movie.title, tab: .movies, notice: Formats.sourceNotice(source))
-        id = movie.id
-        title = movie.title
+        film = FilmFields(id: movie.id, title: movie.title, artworkURL: movie.artworkURL, saved: saved)
         year = movie.year.map(String.init)
         genre = movie.genre
         director = movie.director
@@ -48,16 +39,9 @@ struct MovieDetailPage: Page {
         price = Formats.price(movie.price, currency: movie.currency)
         synopsis = movie.synopsis
         storeURL = movie.storeURL
-        posterURL = Route.posterImage(source: movie.artworkURL, seed: movie.id, title: movie.title)
-        actionURL = Route.saveMovie.link(movie.id)
-        removeActionURL = Route.removeMovie.link(movie.id)
         returnTo = Route.movie.link(movie.id)
-        favorite = saved?.favorite ?? false
-        watched = saved?.watched ?? false
-        favoriteValue = favorite ? "0" : "1"
-        watchedValue = watched ? "0" : "1"
-        favoriteLabel = favorite ? "Bookmarked ✓" : "Bookmark"
-        watchedLabel = watched ? "Watched ✓" : "Add to Watched"
+        favoriteLabel = film.favorite ? "Bookmarked ✓" : "Bookmark"
+        watchedLabel = film.watched ? "Watched ✓" : "Add to Watched"
         inLibrary = saved != nil
         note = saved?.note
         noteURL = Route.note(movie.id, returnTo: Route.movie.link(movie.id))

@@ -114,8 +114,8 @@ struct SearchController {
     /// claim a save that did not happen.
     static func flash(_ best: BestMatchView, done: String?) -> String? {
         switch done {
-        case SearchPage.doneAdded where best.favorite: "“\(best.title)”: \(SearchPage.added)."
-        case SearchPage.doneRemoved where !best.favorite: "“\(best.title)”: \(SearchPage.removed)."
+        case SearchPage.doneAdded where best.film.favorite: "“\(best.film.title)”: \(SearchPage.added)."
+        case SearchPage.doneRemoved where !best.film.favorite: "“\(best.film.title)”: \(SearchPage.removed)."
         default: nil
         }
     }

@@ -25,8 +25,7 @@ struct SearchMessage {
 /// The best-matching film in full: poster, title, year, genre, director, plot, the movie detail's
 /// links and buttons, and OMDb's extras when there are any.
 struct BestMatchView {
-    let id: Int
-    let title: String
+    let film: FilmFields
     let year: String?
     let genre: String?
     let director: String?
@@ -39,22 +38,15 @@ struct BestMatchView {
     let imdbRating: String?
     let imdbURL: String?
     let storeURL: String?
-    let posterURL: String
-    let detailURL: String
-    let actionURL: String
-    let favorite: Bool
-    let watched: Bool
     let collectionValue: String
     let collectionLabel: String
-    let watchedValue: String
     let watchedLabel: String
     /// After the no-JavaScript collection button: back to this screen with the outcome to announce.
     let collectionReturnTo: String
     let returnTo: String
 
     init(movie: Movie, details: OMDbDetails?, saved: LibraryItem?, returnTo: String) {
-        id = movie.id
-        title = movie.title
+        film = FilmFields(id: movie.id, title: movie.title, artworkURL: movie.artworkURL, saved: saved)
         year = (movie.year ?? details?.startYear).map(String.init)
         genre = movie.genre ?? details?.genre
         director = details?.director ?? movie.director
@@ -67,17 +59,11 @@ struct BestMatchView {
         imdbRating = details?.imdbRating.map { "\($0)/10" + (details?.imdbVotes.map { " (\($0) votes)" } ?? "") }
         imdbURL = details?.imdbURL
         storeURL = movie.storeURL
-        posterURL = Route.posterImage(source: movie.artworkURL, seed: movie.id, title: movie.title)
-        detailURL = Route.movie.link(movie.id)
-        actionURL = Route.saveMovie.link(movie.id)
-        favorite = saved?.favorite ?? false
-        watched = saved?.watched ?? false
-        collectionValue = favorite ? "0" : "1"
-        collectionLabel = favorite ? SearchPage.inCollection : SearchPage.addToCollection
-        watchedValue = watched ? "0" : "1"
-        watchedLabel = watched ? "Watched ✓" : "Add to Watched"
+        collectionValue = film.favoriteValue
+        collectionLabel = film.favorite ? SearchPage.inCollection : SearchPage.addToCollection
+        watchedLabel = film.watched ? "Watched ✓" : "Add to Watched"
         self.returnTo = returnTo
-        collectionReturnTo = Route.searchDone(returnTo, favorite ? SearchPage.doneRemoved : SearchPage.doneAdded)
+        collectionReturnTo = Route.searchDone(returnTo, film.favorite ? SearchPage.doneRemoved : SearchPage.doneAdded)
     }
 }
 
