@@ -42,6 +42,15 @@ extension PageRenderer {
     }
 }
 
+extension PageRenderer {
+    /// A form whose values make no sense (a flag that is not 1 or 0): 400 as problem+json for
+    /// `app.js`, or a page leading back to where the form was.
+    func unreadableForm(_ message: String, wantsJSON: Bool, backURL: String) throws -> Response {
+        if wantsJSON { return try JSONAnswer.error(.badRequest, message) }
+        return try ErrorPages.badRequest(self, message, backURL: backURL)
+    }
+}
+
 extension LibraryOutcome {
     var isUnavailable: Bool { if case .unavailable = self { true } else { false } }
 }

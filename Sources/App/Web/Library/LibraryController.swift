@@ -74,7 +74,7 @@ struct LibraryController {
                 note: form.note.map { .some($0) }
             )
         } catch {
-            return try wantsJSON ? JSONAnswer.error(.badRequest, error.message) : ErrorPages.badRequest(renderer, error.message, backURL: returnTo)
+            return try renderer.unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
         }
         var cookie: Cookie?
         let outcome = await actions.saveMovie(id, change: change, profile: context.profileID) {

@@ -94,7 +94,7 @@ struct ShowsController {
         do {
             favorite = try FormInput.flag(form.favorite, "favorite") ?? true
         } catch {
-            return try wantsJSON ? JSONAnswer.error(.badRequest, error.message) : ErrorPages.badRequest(renderer, error.message, backURL: returnTo)
+            return try renderer.unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
         }
         var cookie: Cookie?
         let outcome = await actions.saveShow(id, favorite: favorite, profile: context.profileID) {
