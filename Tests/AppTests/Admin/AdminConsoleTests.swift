@@ -90,7 +90,7 @@ struct AdminConsoleTests {
                 app.services.offers.tracker.impressions([offer], visitor: "a")
                 app.services.offers.tracker.impressions([offer], visitor: "b")
                 _ = try await client.get("/offers/5/go")
-                let today = Formats.day.string(from: app.clock.now())
+                let today = UTCFormatters.day.string(from: app.clock.now())
                 let html = try await client.get("/admin/offers/5/report?from=\(today)&to=\(today)", cookie: cookie)
                 #expect(html.status == .ok)
                 #expect(html.text.contains(#"<th scope="row">\#(today)</th><td class="num">2</td><td class="num">1</td><td class="num">50.0 %</td>"#))

@@ -83,7 +83,7 @@ enum ListingFixtures {
                 "trackViewUrl": "https://itunes.apple.com/us/movie/generated/id\(id)?uo=4",
                 "artworkUrl100": "https://is1-ssl.mzstatic.com/image/thumb/Video/\(id)/source/100x100bb.jpg",
                 "trackPrice": 9.99, "collectionPrice": 9.99, "currency": "USD",
-                "releaseDate": Formats.day.string(from: day) + "T08:00:00Z", "trackTimeMillis": 5_400_000,
+                "releaseDate": UTCFormatters.day.string(from: day) + "T08:00:00Z", "trackTimeMillis": 5_400_000,
                 "primaryGenreName": filmGenres[index % filmGenres.count], "longDescription": "Generated film number \(index + 1).",
             ]
         }

@@ -71,8 +71,8 @@ struct AccountPage: Page {
         isAdmin = account.isAdmin
         self.tokens = tokens.map {
             TokenRow(
-                name: $0.name, hint: $0.hint, created: Formats.longDay.string(from: $0.createdAt),
-                lastUsed: $0.lastUsedAt.map(Formats.longDay.string) ?? "Never", revokeURL: Route.revokeTokenLink($0.id)
+                name: $0.name, hint: $0.hint, created: UTCFormatters.longDay.string(from: $0.createdAt),
+                lastUsed: $0.lastUsedAt.map(UTCFormatters.longDay.string) ?? "Never", revokeURL: Route.revokeTokenLink($0.id)
             )
         }
         hasTokens = !tokens.isEmpty

@@ -33,9 +33,10 @@ extension PageRenderer {
             return try ErrorPages.notFound(self, detail)
         default:
             if let retry { return try ErrorPages.retry(self, message: detail, form: retry) }
+            if case .unavailable = outcome { return try ErrorPages.fetchFailed(self, retryURL: Route.movie.link(id)) }
             let page = MessagePage(
                 chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: detail,
-                retryURL: Route.movie.link(id), backURL: outcome.isUnavailable ? Route.home.path : Route.libraryList(.all)
+                retryURL: Route.movie.link(id), backURL: Route.libraryList(.all)
             )
             return try response(page, status: status)
         }
@@ -49,8 +50,4 @@ extension PageRenderer {
         if wantsJSON { return try JSONAnswer.error(.badRequest, message) }
         return try ErrorPages.badRequest(self, message, backURL: backURL)
     }
-}
-
-extension LibraryOutcome {
-    var isUnavailable: Bool { if case .unavailable = self { true } else { false } }
 }

@@ -32,8 +32,8 @@ struct MovieDetailPage: Page {
         year = movie.year.map(String.init)
         genre = movie.genre
         director = movie.director
-        releaseDate = movie.releaseDate.map(Formats.longDay.string)
-        releaseDateISO = movie.releaseDate.map(Formats.day.string)
+        releaseDate = movie.releaseDate.map(UTCFormatters.longDay.string)
+        releaseDateISO = movie.releaseDate.map(UTCFormatters.day.string)
         contentRating = movie.contentRating
         runtime = Formats.runtime(movie.runtimeMinutes)
         price = Formats.price(movie.price, currency: movie.currency)

@@ -102,7 +102,7 @@ struct SearchController {
         }
         let saved = try await library.item(profile: context.profileID, movieID: last.movie.id)
         let best = BestMatchView(movie: last.movie, details: last.details, saved: saved, returnTo: Route.search.path)
-        let when = Formats.moment.string(from: last.searchedAt)
+        let when = UTCFormatters.moment.string(from: last.searchedAt)
         let page = SearchPage(
             query: last.query, messages: [SearchMessage(.info, "Your last search, “\(last.query)”, on \(when).")],
             bestHeading: "Your last search", best: best, flash: Self.flash(best, done: done)

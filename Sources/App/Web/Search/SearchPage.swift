@@ -51,8 +51,8 @@ struct BestMatchView {
         genre = movie.genre ?? details?.genre
         director = details?.director ?? movie.director
         plot = details?.plot ?? movie.synopsis
-        releaseDate = movie.releaseDate.map(Formats.longDay.string) ?? details?.released
-        releaseDateISO = movie.releaseDate.map(Formats.day.string)
+        releaseDate = movie.releaseDate.map(UTCFormatters.longDay.string) ?? details?.released
+        releaseDateISO = movie.releaseDate.map(UTCFormatters.day.string)
         runtime = Formats.runtime(movie.runtimeMinutes) ?? details?.runtime
         rated = details?.rated ?? movie.contentRating
         actors = details?.actors

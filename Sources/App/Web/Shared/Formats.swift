@@ -2,15 +2,11 @@ import Foundation
 
 /// How pages write dates, runtimes, prices and where their data came from.
 enum Formats {
-    static var day: DateFormatter { UTCFormatters.day }
-    static var longDay: DateFormatter { UTCFormatters.longDay }
-    static var moment: DateFormatter { UTCFormatters.moment }
-
     /// The banner for anything that is not live: stale cache or the bundled catalogue.
     static func sourceNotice(_ source: CatalogSource, provider: String = "iTunes") -> String? {
         switch source {
         case .live: nil
-        case .stale(let savedOn): "Offline — showing results saved on \(moment.string(from: savedOn))"
+        case .stale(let savedOn): "Offline — showing results saved on \(UTCFormatters.moment.string(from: savedOn))"
         case .offlineCatalogue: "Offline — \(provider) can’t be reached, showing PopcornSwirl’s built-in catalogue"
         }
     }
