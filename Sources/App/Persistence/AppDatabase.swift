@@ -3,6 +3,7 @@ import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import SQLKit
@@ -19,6 +20,8 @@ public final class AppDatabase: Sendable {
     public let isPostgres: Bool
     /// `migrations`, and for tests any that come after them.
     private let allMigrations: [any Migration]
+    /// SQLite's writers, one at a time (see `write`).
+    private let writeGate = AsyncGate()
 
     /// In the order they run. Append only: Fluent records each by name as applied, and a landed
     /// migration never changes (see Migrations/).
@@ -50,6 +53,44 @@ public final class AppDatabase: Sendable {
     }
 
     var sql: any SQLDatabase { db as! any SQLDatabase }
+
+    /// Every change goes through here: one transaction, committed or rolled back as a whole.
+    /// On SQLite, one writer at a time: writers queue in this process (`writeGate`, first come first
+    /// served) and each transaction starts with `BEGIN IMMEDIATE`, so it holds the write lock from its
+    /// first statement and a read is never upgraded into a write (which SQLite refuses with
+    /// SQLITE_BUSY at once, whatever the busy timeout). Another process (a CLI command) waits on the
+    /// busy timeout. On PostgreSQL it is an ordinary transaction. A write inside a write joins it.
+    /// Failures are logged with their cause before they are rethrown.
+    func write<T: Sendable>(_ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+        if let current = WriteTransaction.current { return try await body(current) }
+        do {
+            if isPostgres {
+                return try await db.transaction { db in try await WriteTransaction.$current.withValue(db) { try await body(db) } }
+            }
+            return try await writeGate.run {
+                try await self.db.withConnection { connection in
+                    let sql = connection as! any SQLDatabase
+                    try await sql.raw("BEGIN IMMEDIATE").run()
+                    do {
+                        let result = try await WriteTransaction.$current.withValue(connection) { try await body(connection) }
+                        try await sql.raw("COMMIT").run()
+                        return result
+                    } catch {
+                        try? await sql.raw("ROLLBACK").run()
+                        throw error
+                    }
+                }
+            }
+        } catch {
+            if !(error is any DomainFailure) { logger.error("database write failed: \(String(reflecting: error))") }
+            throw error
+        }
+    }
+
+    /// The same as `write`, for SQL statements.
+    func writeSQL<T: Sendable>(_ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws -> T {
+        try await write { db in try await body(db as! any SQLDatabase) }
+    }
 
     /// Opens the database and applies pending migrations.
     /// - Parameter schema: PostgreSQL only: create and use this schema (tests isolate themselves this way).
@@ -120,5 +161,54 @@ public final class AppDatabase: Sendable {
 
     public func shutdown() async {
         await databases.shutdownAsync()
+    }
+}
+
+/// The transaction a task is writing in, so a write called from inside another joins it.
+enum WriteTransaction {
+    @TaskLocal static var current: (any Database)?
+}
+
+/// An error that is an expected answer (a refused input, a conflict), not a storage fault: `write`
+/// does not log it.
+protocol DomainFailure: Error {}
+
+/// A first-come-first-served async lock: one holder at a time, the others wait without a thread.
+final class AsyncGate: Sendable {
+    private struct State {
+        var held = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = NIOLockedValueBox(State())
+
+    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
+        await acquire()
+        defer { release() }
+        return try await body()
+    }
+
+    private func acquire() async {
+        await withCheckedContinuation { continuation in
+            let acquired = state.withLockedValue { state -> Bool in
+                if state.held {
+                    state.waiters.append(continuation)
+                    return false
+                }
+                state.held = true
+                return true
+            }
+            if acquired { continuation.resume() }
+        }
+    }
+
+    private func release() {
+        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
+            if state.waiters.isEmpty {
+                state.held = false
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        next?.resume()
     }
 }
