@@ -64,21 +64,30 @@ public struct OfferAdmin: Sendable {
 
     /// Pauses or resumes a whole shop; nil when there is no such shop.
     func setAdvertiserActive(_ id: Int, _ active: Bool) async throws -> Advertiser? {
-        guard let row = try await AdvertiserModel.find(id, on: db) else { return nil }
-        row.pausedAt = active ? nil : clock.now()
-        row.updatedAt = clock.now()
-        try await row.update(on: db)
+        let now = clock.now()
+        guard
+            let row = try await store.database.write({ db -> AdvertiserModel? in
+                guard let row = try await AdvertiserModel.find(id, on: db) else { return nil }
+                row.pausedAt = active ? nil : now
+                row.updatedAt = now
+                try await row.update(on: db)
+                return row
+            })
+        else { return nil }
         store.invalidate()
         return OfferStore.advertiser(row)
     }
 
     func deleteAdvertiser(_ id: Int) async throws -> Failure? {
-        guard let row = try await AdvertiserModel.find(id, on: db) else { return .notFound }
-        let count = try await OfferModel.query(on: db).filter(\.$advertiserID == id).count()
-        if count > 0 { return .inUse(offers: count) }
-        try await row.delete(on: db)
-        store.invalidate()
-        return nil
+        let failure = try await store.database.write { db -> Failure? in
+            guard let row = try await AdvertiserModel.find(id, on: db) else { return .notFound }
+            let count = try await OfferModel.query(on: db).filter(\.$advertiserID == id).count()
+            if count > 0 { return .inUse(offers: count) }
+            try await row.delete(on: db)
+            return nil
+        }
+        if failure == nil { store.invalidate() }
+        return failure
     }
 
     /// Creates (`id` nil) or updates an offer. An uploaded image replaces the current one.
@@ -105,20 +114,29 @@ public struct OfferAdmin: Sendable {
 
     /// Pauses or resumes; nil when there is no such offer.
     func setActive(_ id: Int, _ active: Bool) async throws -> Offer? {
-        guard let row = try await OfferModel.find(id, on: db) else { return nil }
-        row.active = active
-        row.updatedAt = clock.now()
-        try await row.update(on: db)
+        let now = clock.now()
+        guard
+            let row = try await store.database.write({ db -> OfferModel? in
+                guard let row = try await OfferModel.find(id, on: db) else { return nil }
+                row.active = active
+                row.updatedAt = now
+                try await row.update(on: db)
+                return row
+            })
+        else { return nil }
         store.invalidate()
         return OfferStore.offer(row)
     }
 
     /// Deletes an offer; its impressions and clicks stay in the advertiser's report.
     func deleteOffer(_ id: Int) async throws -> Bool {
-        guard let row = try await OfferModel.find(id, on: db) else { return false }
-        try await row.delete(on: db)
-        store.invalidate()
-        return true
+        let deleted = try await store.database.write { db -> Bool in
+            guard let row = try await OfferModel.find(id, on: db) else { return false }
+            try await row.delete(on: db)
+            return true
+        }
+        if deleted { store.invalidate() }
+        return deleted
     }
 
     func report(_ scope: OfferTracker.Scope, range: ReportRange) async throws -> OfferReport {
@@ -134,7 +152,7 @@ public struct OfferAdmin: Sendable {
     /// Saves a shop or offer with its new image (if any) in one transaction; pages read the change at once.
     private func save(_ row: some AdRow, with image: OfferImageModel?, attach: (UUID?) -> Void) async throws {
         if let image { attach(image.id) }
-        try await db.transaction { db in
+        try await store.database.write { db in
             try await image?.create(on: db)
             try await row.save(on: db)
         }

@@ -134,7 +134,11 @@ public final class OfferTracker: Sendable {
     }
 
     private func write(_ batch: [Impression]) async throws {
-        try await database.sql.insert(into: "offer_impressions")
+        try await database.writeSQL { sql in try await Self.insert(batch, on: sql) }
+    }
+
+    private static func insert(_ batch: [Impression], on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "offer_impressions")
             .columns("offer_id", "advertiser_id", "visitor", "day")
             .rows(batch.map { [SQLBind($0.offer), SQLBind($0.advertiser), SQLBind($0.visitor), SQLBind($0.day)] as [any SQLExpression] })
             .ignoringConflicts(with: ["offer_id", "visitor", "day"])
@@ -159,7 +163,11 @@ public final class OfferTracker: Sendable {
     }
 
     private func write(_ clicks: [Click]) async throws {
-        try await database.sql.insert(into: "offer_clicks")
+        try await database.writeSQL { sql in try await Self.insert(clicks, on: sql) }
+    }
+
+    private static func insert(_ clicks: [Click], on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "offer_clicks")
             .columns("id", "offer_id", "advertiser_id", "visitor", "title", "day", "clicked_at")
             .rows(
                 clicks.map {

@@ -84,7 +84,7 @@ public final class LibraryService: Sendable {
         let now = clock.now()
         defer { versions.bump(profile) }
         do {
-            return try await database.db.transaction { db in
+            return try await database.write { db in
                 let existing = try await LibraryEntryModel.query(on: db)
                     .filter(\.$profileID == profile)
                     .filter(\.$mediaKind == title.kind.rawValue)
@@ -127,9 +127,15 @@ public final class LibraryService: Sendable {
     public func remove(profile: UUID, movieID: Int, kind: MediaKind = .movie) async throws(LibraryError) -> Bool {
         defer { versions.bump(profile) }
         do {
-            guard let row = try await row(profile: profile, kind: kind, itemID: String(movieID)) else { return false }
-            try await row.delete(on: database.db)
-            return true
+            return try await database.write { db in
+                let deleted = try await LibraryEntryModel.query(on: db)
+                    .filter(\.$profileID == profile)
+                    .filter(\.$mediaKind == kind.rawValue)
+                    .filter(\.$itemID == String(movieID))
+                    .all()
+                for row in deleted { try await row.delete(on: db) }
+                return !deleted.isEmpty
+            }
         } catch {
             throw .storageFailed("\(error)")
         }

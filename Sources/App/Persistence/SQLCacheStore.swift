@@ -12,10 +12,12 @@ struct SQLCacheStore: CatalogCacheStore {
     }
 
     func write(_ key: String, _ entry: CachedBody) async throws {
-        try await database.sql.insert(into: CacheEntryModel.schema)
-            .columns("cache_key", "body", "fetched_at")
-            .values(SQLBind(key), SQLBind(entry.body), SQLBind(entry.fetchedAt))
-            .onConflict(with: ["cache_key"]) { $0.set(excludedValueOf: "body").set(excludedValueOf: "fetched_at") }
-            .run()
+        try await database.writeSQL { sql in
+            try await sql.insert(into: CacheEntryModel.schema)
+                .columns("cache_key", "body", "fetched_at")
+                .values(SQLBind(key), SQLBind(entry.body), SQLBind(entry.fetchedAt))
+                .onConflict(with: ["cache_key"]) { $0.set(excludedValueOf: "body").set(excludedValueOf: "fetched_at") }
+                .run()
+        }
     }
 }

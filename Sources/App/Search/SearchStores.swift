@@ -18,14 +18,16 @@ public struct LastSearchStore: Sendable {
         let encoder = JSONEncoder()
         let movie = try encoder.encode(search.movie)
         let details = try search.details.map { try encoder.encode($0) }
-        try await database.sql.insert(into: LastSearchModel.schema)
-            .columns("profile_id", "query", "movie", "details", "searched_at")
-            .values(SQLBind(profile), SQLBind(search.query), SQLBind(movie), SQLBind(details), SQLBind(search.searchedAt))
-            .onConflict(with: ["profile_id"]) {
-                $0.set(excludedValueOf: "query").set(excludedValueOf: "movie").set(excludedValueOf: "details")
-                    .set(excludedValueOf: "searched_at")
-            }
-            .run()
+        try await database.writeSQL { sql in
+            try await sql.insert(into: LastSearchModel.schema)
+                .columns("profile_id", "query", "movie", "details", "searched_at")
+                .values(SQLBind(profile), SQLBind(search.query), SQLBind(movie), SQLBind(details), SQLBind(search.searchedAt))
+                .onConflict(with: ["profile_id"]) {
+                    $0.set(excludedValueOf: "query").set(excludedValueOf: "movie").set(excludedValueOf: "details")
+                        .set(excludedValueOf: "searched_at")
+                }
+                .run()
+        }
     }
 
     public func last(profile: UUID?) async throws -> LastSearch? {
@@ -57,13 +59,15 @@ public struct DailyCallCounter: CallBudget {
     }
 
     private func increment() async throws -> Int {
-        let row = try await database.sql.raw(
-            """
-            INSERT INTO upstream_calls (api, day, calls) VALUES (\(bind: api), \(bind: today()), 1)
-            ON CONFLICT (api, day) DO UPDATE SET calls = upstream_calls.calls + 1
-            RETURNING calls
-            """
-        ).first()
+        let row = try await database.writeSQL { sql in
+            try await sql.raw(
+                """
+                    INSERT INTO upstream_calls (api, day, calls) VALUES (\(bind: api), \(bind: today()), 1)
+                ON CONFLICT (api, day) DO UPDATE SET calls = upstream_calls.calls + 1
+                RETURNING calls
+                """
+            ).first()
+        }
         return try row?.decode(column: "calls", as: Int.self) ?? 0
     }
 

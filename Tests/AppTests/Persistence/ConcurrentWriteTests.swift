@@ -1,0 +1,63 @@
+import FluentKit
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import App
+
+/// Writes at the same time never fail: on SQLite one writer at a time (`AppDatabase.write`), on
+/// PostgreSQL ordinary transactions. Runs on whichever database the suite runs on.
+@Suite("Concurrent writes")
+struct ConcurrentWriteTests {
+    @Test("20 new visitors saving a film at once: every save succeeds and is kept")
+    func newVisitorsAtOnce() async throws {
+        try await TestApp.with { app in
+            let statuses = try await app.test { client in
+                try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
+                    for index in 0..<20 {
+                        let id = [1001, 1002, 1005, 1006][index % 4]
+                        group.addTask {
+                            let response = try await client.sendJSON("/api/v1/library/movies/\(id)", method: .put, #"{"favorite": true}"#)
+                            return (response.status, response.headers[.setCookie])
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0.append($1) }
+                }
+            }
+            #expect(statuses.map(\.0).allSatisfy { $0 == .ok || $0 == .created }, "\(statuses.map(\.0.code))")
+            let saved = try await LibraryEntryModel.query(on: app.services.database.db).filter(\.$favorite == true).count()
+            #expect(saved == 20)
+        }
+    }
+
+    @Test("one visitor's saves from 8 connections at once: none fails, the last state of each film is kept")
+    func oneVisitorManyConnections() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let first = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": true}"#)
+                let cookie = try #require(first.headers[.setCookie]).prefix { $0 != ";" }
+                let failures = try await withThrowingTaskGroup(of: [UInt].self) { group in
+                    for worker in 0..<8 {
+                        group.addTask {
+                            var failed: [UInt] = []
+                            for round in 0..<25 {
+                                let id = [1002, 1005, 1006][(worker + round) % 3]
+                                let body = round % 2 == 0 ? #"{"watched": true, "note": "round \#(round)"}"# : #"{"favorite": true}"#
+                                let response = try await client.sendJSON("/api/v1/library/movies/\(id)", method: .put, body, cookie: String(cookie))
+                                if response.status != .ok && response.status != .created { failed.append(UInt(response.status.code)) }
+                            }
+                            return failed
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0 += $1 }
+                }
+                #expect(failures.isEmpty, "\(failures.count) of 200 saves failed: \(Set(failures))")
+                let list = try await client.get("/api/v1/library?list=all", cookie: String(cookie))
+                let page = try APITests.decode(Schemas.LibraryPage.self, list)
+                #expect(page.total == 4)
+            }
+        }
+    }
+}
