@@ -25,6 +25,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     // Outside the file server, so a missing file becomes a readable 404 page.
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, logger: services.logger))
     router.add(middleware: RequestLimitsMiddleware())
+    router.add(middleware: BodyLimitMiddleware())
     if let publicDirectory = Bundle.module.url(forResource: "public", withExtension: nil, subdirectory: "Resources") {
         router.add(
             middleware: FileMiddleware(

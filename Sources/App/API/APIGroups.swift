@@ -26,6 +26,8 @@ struct APIProblemMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError {
             response = try JSONAnswer.error(error.status, error.body ?? error.status.reasonPhrase)
+        } catch let error as ServerError where (error.underlyingError as? HTTPError)?.status == .contentTooLarge {
+            response = try JSONAnswer.error(.contentTooLarge, BodyLimitMiddleware.tooLarge.body ?? "Too large")
         } catch let error as ServerError {
             // Handlers answer every documented case themselves: what the runtime throws is input it could not parse.
             let status: HTTPResponse.Status = error.httpStatus == .internalServerError ? .badRequest : error.httpStatus

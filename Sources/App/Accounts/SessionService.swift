@@ -106,7 +106,7 @@ public final class SessionService: Sendable {
         let now = clock.now()
         let token = Self.newToken()
         let profile = ProfileModel(now: now)
-        try await database.db.transaction { db in
+        try await database.write { db in
             try await profile.create(on: db)
             try await SessionModel(tokenHash: Self.hash(token), profileID: profile.id!, now: now).create(on: db)
         }

@@ -3,7 +3,6 @@ import FluentPostgresDriver
 import FluentSQLiteDriver
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import SQLKit
@@ -21,7 +20,13 @@ public final class AppDatabase: Sendable {
     /// `migrations`, and for tests any that come after them.
     private let allMigrations: [any Migration]
     /// SQLite's writers, one at a time (see `write`).
-    private let writeGate = AsyncGate()
+    private let writeGate = AsyncLock()
+    /// SQLite's one writer connection: its own pool on one event loop, so a writer never waits
+    /// behind readers for a connection.
+    private let writerLoop: any EventLoop
+    private var writer: any Database {
+        databases.database(.sqliteWriter, logger: logger, on: writerLoop)!
+    }
 
     /// In the order they run. Append only: Fluent records each by name as applied, and a landed
     /// migration never changes (see Migrations/).
@@ -45,6 +50,7 @@ public final class AppDatabase: Sendable {
         self.eventLoopGroup = eventLoopGroup
         self.isPostgres = isPostgres
         allMigrations = migrations
+        writerLoop = eventLoopGroup.next()
     }
 
     /// A database handle on one of the event loops.
@@ -68,7 +74,7 @@ public final class AppDatabase: Sendable {
                 return try await db.transaction { db in try await WriteTransaction.$current.withValue(db) { try await body(db) } }
             }
             return try await writeGate.run {
-                try await self.db.withConnection { connection in
+                try await self.writer.withConnection { connection in
                     let sql = connection as! any SQLDatabase
                     try await sql.raw("BEGIN IMMEDIATE").run()
                     do {
@@ -111,6 +117,7 @@ public final class AppDatabase: Sendable {
         switch storage {
         case .sqlite(let path):
             databases.use(.sqlite(.init(storage: .file(path: path)), sqlLogLevel: .trace), as: .sqlite)
+            databases.use(.sqlite(.init(storage: .file(path: path)), sqlLogLevel: .trace), as: .sqliteWriter)
         case .postgres(let url):
             var configuration = try SQLPostgresConfiguration(url: url)
             if let schema { configuration.searchPath = [schema] }
@@ -137,8 +144,9 @@ public final class AppDatabase: Sendable {
     /// busy timeout (which replaces SQLiteNIO's retry-forever busy handler). The pool keeps one
     /// long-lived connection per event loop, so each loop's connection is set up here.
     private func applySQLitePragmas() async throws {
-        for loop in eventLoopGroup.makeIterator() {
-            let sql = databases.database(logger: logger, on: loop)! as! any SQLDatabase
+        let readers = eventLoopGroup.makeIterator().map { databases.database(.sqlite, logger: logger, on: $0)! }
+        for database in readers + [writer] {
+            let sql = database as! any SQLDatabase
             try await sql.raw("PRAGMA journal_mode = WAL").run()
             try await sql.raw("PRAGMA synchronous = FULL").run()
             try await sql.raw("PRAGMA busy_timeout = 5000").run()
@@ -164,6 +172,11 @@ public final class AppDatabase: Sendable {
     }
 }
 
+extension DatabaseID {
+    /// The writer connection of a SQLite database (see `AppDatabase.write`).
+    static let sqliteWriter = DatabaseID(string: "sqlite-writer")
+}
+
 /// The transaction a task is writing in, so a write called from inside another joins it.
 enum WriteTransaction {
     @TaskLocal static var current: (any Database)?
@@ -172,43 +185,3 @@ enum WriteTransaction {
 /// An error that is an expected answer (a refused input, a conflict), not a storage fault: `write`
 /// does not log it.
 protocol DomainFailure: Error {}
-
-/// A first-come-first-served async lock: one holder at a time, the others wait without a thread.
-final class AsyncGate: Sendable {
-    private struct State {
-        var held = false
-        var waiters: [CheckedContinuation<Void, Never>] = []
-    }
-    private let state = NIOLockedValueBox(State())
-
-    func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
-        await acquire()
-        defer { release() }
-        return try await body()
-    }
-
-    private func acquire() async {
-        await withCheckedContinuation { continuation in
-            let acquired = state.withLockedValue { state -> Bool in
-                if state.held {
-                    state.waiters.append(continuation)
-                    return false
-                }
-                state.held = true
-                return true
-            }
-            if acquired { continuation.resume() }
-        }
-    }
-
-    private func release() {
-        let next = state.withLockedValue { state -> CheckedContinuation<Void, Never>? in
-            if state.waiters.isEmpty {
-                state.held = false
-                return nil
-            }
-            return state.waiters.removeFirst()
-        }
-        next?.resume()
-    }
-}

@@ -27,7 +27,7 @@ public struct AppRequestContext: RequestContext {
     }
 
     /// Pages are small forms; nothing legitimate posts more than this.
-    public var maxUploadSize: Int { 64 * 1024 }
+    public var maxUploadSize: Int { BodyLimitMiddleware.maxBytes }
 }
 
 /// Resolves the session cookie into a profile before any handler runs, and gives every browser a

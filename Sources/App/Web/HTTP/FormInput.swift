@@ -23,6 +23,8 @@ enum FormInput {
             return try await request.collectBody(upTo: context.maxUploadSize)
         } catch is NIOTooManyBytesError {
             throw HTTPError(.contentTooLarge, message: "The form is larger than \(context.maxUploadSize / 1024) KB, so nothing was saved.")
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw HTTPError(.contentTooLarge, message: "The form is larger than \(BodyLimitMiddleware.maxBytes / 1024) KB, so nothing was saved.")
         }
     }
 
