@@ -116,7 +116,8 @@ public final class OfferService: Sendable {
             shown = pick(ids.compactMap { byID[$0] })
             return shown.map(\.id)
         }.compactMap { byID[$0] }
-        tracker.impressions(shown, visitor: visitor, on: day)
+        // "" is a client that keeps no cookies and is no browser navigating (see `VisitorMiddleware`): not counted.
+        if !visitor.isEmpty { tracker.impressions(shown, visitor: visitor, on: day) }
         return (snapshot, allowed)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SQLKit
@@ -94,11 +95,17 @@ struct OfferRecordingTests {
                 #expect(Set(OfferHTML.offerIDs(again.text)) == Set(shown))
                 #expect(try await app.impressionRows() == shown.count)
 
-                // Another browser (no cookie yet, another User-Agent) is another visitor.
+                // Another User-Agent from the same address, still without a cookie, is not a new
+                // visitor: changing it cannot inflate the counts.
                 var headers = HTTPFields()
                 headers[.userAgent] = "Another Browser/1.0"
-                let other = try await client.execute(uri: "/movies/1001", method: .get, headers: headers)
-                #expect(other.visitorCookie != nil && other.visitorCookie != visitor)
+                headers[HTTPField.Name("Sec-Fetch-Site")!] = "none"
+                let sameAddress = try await client.execute(uri: "/movies/1001", method: .get, headers: headers)
+                #expect(sameAddress.visitorCookie == visitor)
+                #expect(try await app.impressionRows() == shown.count)
+
+                // A browser with its own visitor cookie is another visitor.
+                _ = try await client.get("/movies/1001", cookie: "\(CookieJar.visitor)=" + String(repeating: "o", count: 43))
                 #expect(try await app.impressionRows() == 2 * shown.count)
 
                 app.clock.advance(24 * 3600)
@@ -143,6 +150,22 @@ struct OfferRecordingTests {
                 let row = try await app.services.database.sql.raw("SELECT offer_id FROM offer_impressions").first()
                 #expect(try row?.decode(column: "offer_id", as: Int.self) == id)
             }
+        }
+    }
+
+    @Test("a crawler (no cookies, no Sec-Fetch headers) gets its pages but writes no impression rows")
+    func crawler() async throws {
+        try await TestApp.withOffers { app, shop in
+            try await app.addOffer(advertiser: shop, headline: "Thriller Night Popcorn", genres: ["thriller"])
+            let statuses = try await app.test { client in
+                var statuses: [HTTPResponse.Status] = []
+                for path in ["/movies/1001", "/", "/movies/1001", "/search?q=Spider"] {
+                    statuses.append(try await client.get(path, browser: false).status)
+                }
+                return statuses
+            }
+            #expect(statuses.allSatisfy { $0 == .ok })
+            #expect(try await app.impressionRows() == 0)
         }
     }
 }

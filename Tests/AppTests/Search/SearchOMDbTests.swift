@@ -55,7 +55,8 @@ extension SearchTests {
                 let counter = DailyCallCounter(database: app.services.database, api: "omdb", limit: OMDbClient.dailyLimit, clock: app.clock)
                 #expect(try await counter.callsToday() == 2)
                 try await app.services.database.sql.raw("UPDATE upstream_calls SET calls = 1000").run()
-                let cookie = try #require(try await client.get("/search?q=midsommar").sessionCookie)
+                let cookie = try await app.visitor()
+                _ = try await client.get("/search?q=midsommar", cookie: cookie)
                 let page = try await client.get("/search?q=Amélie", cookie: cookie)
                 #expect(omdbURLs(app).count == 2, "no call past the limit")
                 #expect(page.status == .ok)
@@ -73,7 +74,8 @@ extension SearchTests {
     func omdbNotFound() async throws {
         try await TestApp.with(configure: Self.withOMDb) { app in
             try await app.test { client in
-                let cookie = try #require(try await client.get("/search?q=Spider").sessionCookie)
+                let cookie = try await app.visitor()
+                _ = try await client.get("/search?q=Spider", cookie: cookie)
                 let page = try await client.get("/search?q=Amélie", cookie: cookie)
                 #expect(page.status == .ok)
                 #expect(page.text.contains(#"class="search-message search-error" role="alert"><h2>Film details unavailable</h2>"#))
@@ -113,7 +115,8 @@ extension SearchTests {
     func collectionFlash() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try #require(try await client.get("/search?q=Spider").sessionCookie)
+                let cookie = try await app.visitor()
+                _ = try await client.get("/search?q=Spider", cookie: cookie)
                 let page = try await client.get("/search?q=Spider", cookie: cookie).text
                 #expect(page.contains(#"<input type="hidden" name="return_to" value="/search?q=Spider&amp;done=added">"#))
                 // A link cannot claim a save that did not happen.

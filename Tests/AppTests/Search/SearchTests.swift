@@ -178,7 +178,8 @@ struct SearchTests {
     func saveAfterSearchOffline() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try #require(try await client.get("/search?q=Spider").sessionCookie)
+                let cookie = try await app.visitor()
+                _ = try await client.get("/search?q=Spider", cookie: cookie)
                 app.upstream.respond { _ throws(UpstreamError) in throw .unreachable("refused") }
                 let saved = try await client.postForm("/library/movies/284910350", [("favorite", "1")], cookie: cookie, json: true)
                 #expect(saved.status == .ok && saved.text.contains(#""favorite":true"#))

@@ -33,7 +33,8 @@ struct SearchSnapshotTests {
     func lastSearch() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try #require(try await client.get("/search?q=spider").sessionCookie)
+                let cookie = try await app.visitor()
+                _ = try await client.get("/search?q=spider", cookie: cookie)
                 app.clock.advance(3600)
                 let page = try await client.get("/search", cookie: cookie)
                 #expect(page.text.contains("Your last search, “spider”"))
@@ -69,7 +70,8 @@ struct SearchSnapshotTests {
     func addedMessage() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try #require(try await client.get("/search?q=Spider").sessionCookie)
+                let cookie = try await app.visitor()
+                _ = try await client.get("/search?q=Spider", cookie: cookie)
                 #expect(try await client.postForm("/library/movies/284910350", [("favorite", "1")], cookie: cookie).status == .seeOther)
                 let page = try await client.get("/search?q=Spider&done=added", cookie: cookie)
                 #expect(page.text.contains("“Spider”: Added to your collection."))

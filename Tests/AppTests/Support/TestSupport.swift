@@ -1,5 +1,6 @@
 import FluentKit
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
@@ -121,6 +122,11 @@ extension TestApp {
 
     /// An account made straight in the database (no bcrypt: tests of passwords sign up over HTTP),
     /// signed in: its session cookie and a CSRF cookie, as one `Cookie` header.
+    /// A visitor's session cookie (a profile with nothing saved yet).
+    func visitor() async throws -> String {
+        "\(CookieJar.session)=\(try await services.sessions.startVisitor().token)"
+    }
+
     func signedIn(_ username: String, admin: Bool = false) async throws -> (profile: UUID, cookie: String) {
         let row = ProfileModel(kind: "account", now: clock.now())
         row.username = username
@@ -164,8 +170,11 @@ extension TestResponse {
 }
 
 extension TestClientProtocol {
-    func get(_ uri: String, cookie: String? = nil, accept: String? = nil) async throws -> TestResponse {
+    /// A GET as a browser sends it from our own pages (`Sec-Fetch-Site: same-origin`); `browser:
+    /// false` is a script or crawler, which sends no `Sec-Fetch-*` headers.
+    func get(_ uri: String, cookie: String? = nil, accept: String? = nil, browser: Bool = true) async throws -> TestResponse {
         var headers = HTTPFields()
+        if browser { headers[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin" }
         if let cookie { headers[.cookie] = cookie }
         if let accept { headers[.accept] = accept }
         return try await execute(uri: uri, method: .get, headers: headers)

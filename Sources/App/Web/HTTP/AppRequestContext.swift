@@ -17,8 +17,9 @@ public struct AppRequestContext: RequestContext {
     var csrfToken = ""
     /// Who offers are counted and capped for: a hash of the `ps_visitor` cookie (set on the first visit).
     public var visitor: String = ""
-    /// The client's IP address, when the connection has one.
-    public let clientAddress: String?
+    /// The client's IP address: the connection's, or the one a trusted proxy forwarded (see
+    /// `Transport.clientAddress`, set by `SecurityHeadersMiddleware`).
+    public var clientAddress: String?
 
     public init(source: Source) {
         self.coreContext = .init(source: source)
@@ -38,9 +39,10 @@ struct VisitorMiddleware: RouterMiddleware {
     private static let firstVisitKey = SessionService.newToken()
     let sessions: SessionService
 
-    /// 43 URL-safe characters, the format of the cookie.
-    static func firstVisitToken(address: String, userAgent: String) -> String {
-        RandomToken.base64URL(SHA256.hash(data: Data("\(firstVisitKey)|\(address)|\(userAgent.prefix(512))".utf8)))
+    /// 43 URL-safe characters, the format of the cookie. From the address alone: a client that
+    /// keeps no cookies cannot become a new visitor by changing its User-Agent.
+    static func firstVisitToken(address: String) -> String {
+        RandomToken.base64URL(SHA256.hash(data: Data("\(firstVisitKey)|\(address)".utf8)))
     }
 
     func handle(
@@ -61,12 +63,13 @@ struct VisitorMiddleware: RouterMiddleware {
         if let raw = context.cookies.value(Self.visitorCookie, in: request), RandomToken.isWellFormed(raw) {
             context.visitor = SessionService.hash(raw)
         } else {
-            // A first visit's id is derived from its address and browser, so a client that never keeps
-            // cookies (a crawler, a load generator) stays one visitor: its offers are capped and its
-            // impressions counted once a day instead of on every request.
-            let token = Self.firstVisitToken(address: context.clientAddress ?? "", userAgent: request.headers[.userAgent] ?? "")
+            // A first visit's id is derived from its address, so a client that never keeps cookies
+            // stays one visitor. Only a browser (every current one sends `Sec-Fetch-Site`) counts as
+            // a person seeing offers; a crawler or script without cookies is the uncounted visitor
+            // "": it writes no impression rows and shares one frequency cap.
+            let token = Self.firstVisitToken(address: context.clientAddress ?? "")
             newVisitor = token
-            context.visitor = SessionService.hash(token)
+            context.visitor = request.headers[HTTPField.Name("Sec-Fetch-Site")!] == nil ? "" : SessionService.hash(token)
         }
         var response = try await next(request, context)
         if let newVisitor {
@@ -95,6 +98,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         context.cookies.secure = transport.isSecure(request, address: context.clientAddress)
+        context.clientAddress = transport.clientAddress(request, peer: context.clientAddress)
         var response = try await next(request, context)
         if context.cookies.secure { response.headers[.strictTransportSecurity] = Self.strictTransportSecurity }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy

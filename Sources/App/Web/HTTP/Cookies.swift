@@ -22,6 +22,19 @@ struct Transport: Sendable {
         // A chain of proxies lists the client's own hop first.
         return proto.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased() == "https"
     }
+
+    /// The client's address: the connection's, or behind a trusted proxy the nearest address in
+    /// `X-Forwarded-For` that is not itself a trusted proxy (read from the right: the left part is
+    /// whatever the client chose to send). Throttles and counts are keyed on it.
+    func clientAddress(_ request: Request, peer: String?) -> String? {
+        guard let peer, trustedProxies.contains(peer) else { return peer }
+        let hops = request.headers[values: HTTPField.Name("X-Forwarded-For")!].flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        for hop in hops.reversed() where !trustedProxies.contains(hop) {
+            return hop.isEmpty || hop.count > 45 ? peer : hop
+        }
+        return peer
+    }
 }
 
 /// The browser cookies: HttpOnly and SameSite=Lax always; over HTTPS also Secure and named with the
@@ -30,6 +43,8 @@ struct CookieJar: Sendable {
     static let session = SessionService.cookieName
     static let visitor = "ps_visitor"
     static let csrf = "ps_csrf"
+    /// A visitor without a profile's last search (see `SearchController`).
+    static let lastSearch = "ps_last_search"
 
     var secure = false
 

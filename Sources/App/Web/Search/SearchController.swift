@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -7,7 +8,6 @@ import Logging
 struct SearchController {
     let search: SearchService
     let library: LibraryService
-    let sessions: SessionService
     let offers: OfferService
     let logger: Logger
     let renderer: PageRenderer
@@ -20,7 +20,7 @@ struct SearchController {
         let parameters = try FormInput.decodeQuery(FormInput.SearchParameters.self, request)
         let done = parameters.done
         guard let raw = parameters.q else {
-            return try await remembered(context, done: done)
+            return try await remembered(request, context, done: done)
         }
         let query: SearchQuery
         do {
@@ -35,18 +35,35 @@ struct SearchController {
             let page = SearchPage(query: query.text, messages: [Self.failureMessage(error, retryURL: Route.searchFor(query.text))])
             return try renderer.response(page, status: .serviceUnavailable)
         case .results(let result):
-            return try await results(result, context, done: done)
+            return try await results(result, context, done: done, remember: Self.isOwnNavigation(request) ? .yes : .no)
         }
     }
 
-    private func results(_ result: SearchResult, _ context: AppRequestContext, done: String?) async throws -> Response {
+    /// Whether a search may replace the last one: not when another site linked or embedded it
+    /// (`Sec-Fetch-Site`), so a link elsewhere cannot overwrite a person's last search.
+    static func isOwnNavigation(_ request: Request) -> Bool {
+        switch request.headers[HTTPField.Name("Sec-Fetch-Site")!] {
+        case nil, "same-origin", "none": true
+        default: false
+        }
+    }
+
+    enum Remember {
+        case yes, no
+        /// Shown again from the visitor's cookie (see `remembered`).
+        case alreadyRemembered
+    }
+
+    private func results(_ result: SearchResult, _ context: AppRequestContext, done: String?, remember: Remember) async throws -> Response {
         let returnTo = Route.searchFor(result.query)
         var messages: [SearchMessage] = []
         var cookie: Cookie?
-        if result.isRememberable {
+        if remember == .alreadyRemembered { messages.append(SearchMessage(.info, "Your last search, “\(result.query)”.")) }
+        if result.isRememberable, remember == .yes, context.profileID == nil {
+            // No profile yet: the search is kept in a cookie, so a GET never creates rows.
+            cookie = context.cookies.make(CookieJar.lastSearch, PercentEncoding.query(result.query), maxAge: 30 * 86_400)
+        } else if result.isRememberable, remember == .yes, let profile = context.profileID {
             do {
-                let profile: UUID
-                (profile, cookie) = try await SessionCookie.profileForWrite(context, sessions)
                 try await search.remember(result, profile: profile)
             } catch {
                 logger.error("remembering the search failed", metadata: ["error": "\(error)"])
@@ -81,8 +98,14 @@ struct SearchController {
         return response
     }
 
-    /// No query: the last search, else a welcome (online) or an error (offline).
-    private func remembered(_ context: AppRequestContext, done: String?) async throws -> Response {
+    /// No query: the last search, else a welcome (online) or an error (offline). A visitor without a
+    /// profile has it in a cookie: the search runs again (from the cache when it can).
+    private func remembered(_ request: Request, _ context: AppRequestContext, done: String?) async throws -> Response {
+        if context.profileID == nil, let encoded = context.cookies.value(CookieJar.lastSearch, in: request),
+            let text = encoded.removingPercentEncoding, let query = try? SearchQuery(text), case .results(let result) = await search.search(query)
+        {
+            return try await results(result, context, done: done, remember: .alreadyRemembered)
+        }
         let last: LastSearch?
         do {
             last = try await search.last(profile: context.profileID)
