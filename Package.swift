@@ -44,6 +44,7 @@ let package = Package(
             dependencies: [
                 "PopcornAPI",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),

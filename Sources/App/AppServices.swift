@@ -26,6 +26,9 @@ public struct AppServices: Sendable {
         self.config = config
         self.database = database
         self.clock = clock
+        // Whatever handler the caller set up, secrets are redacted from every line (OMDb's key is in its URLs).
+        var logger = logger
+        logger.handler = RedactingLogHandler(logger.handler)
         self.logger = logger
         let store = SQLCacheStore(database: database)
         // iTunes: about 20 calls a minute, shared by the year lists, lookups and title searches.

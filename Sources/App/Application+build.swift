@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import OpenAPIHummingbird
 import PopcornAPI
@@ -11,12 +12,19 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
     // Impressions still queued in memory are written before the database closes.
     let flushImpressions: @Sendable () async -> Void = { await services.offers.tracker.close() }
     return Application(
-        router: router,
+        router: router, server: .http1(configuration: httpConfiguration),
         configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "PopcornSwirl"),
         services: [ShutdownHooks(hooks: [flushImpressions] + onShutdown)],
         logger: services.logger
     )
 }
+
+/// A connection silent for 30 s is closed (idle keep-alives and half-sent requests alike). Headers
+/// are bounded: 16 KiB a field, 32 KiB in all, 100 fields (a browser sends about 1 KiB).
+let httpConfiguration = HTTP1Channel.Configuration(
+    idleTimeout: .seconds(30),
+    httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100)
+)
 
 public func buildRouter(services: AppServices) async throws -> Router<AppRequestContext> {
     let renderer = try await PageRenderer.load()

@@ -19,6 +19,8 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         // Off the main actor: the entry point is main-actor isolated, and work inherited from it
         // would funnel through the main thread.
+        // Every line of every library goes through the redaction of secrets.
+        LoggingSystem.bootstrap { label in RedactingLogHandler(StreamLogHandler.standardError(label: label)) }
         try await Task.detached { try await Self.serve() }.value
     }
 

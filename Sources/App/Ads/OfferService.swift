@@ -116,7 +116,7 @@ public final class OfferService: Sendable {
             shown = pick(ids.compactMap { byID[$0] })
             return shown.map(\.id)
         }.compactMap { byID[$0] }
-        // "" is a client that keeps no cookies and is no browser navigating (see `VisitorMiddleware`): not counted.
+        // "" is a client that keeps no cookies and is no browser (no `Sec-Fetch-Site`): not counted.
         if !visitor.isEmpty { tracker.impressions(shown, visitor: visitor, on: day) }
         return (snapshot, allowed)
     }

@@ -10,7 +10,7 @@ extension MovieCollectionSpecTests {
     func listSuccess() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.collection(client, [284_910_350, 1_476_006_349])
+                let cookie = try await Self.collection(client, app, [284_910_350, 1_476_006_349])
                 app.upstream.respond(Self.unreachable)
                 let page = try await client.get("/library?list=favorites", cookie: cookie)
                 #expect(page.status == .ok)
@@ -24,7 +24,7 @@ extension MovieCollectionSpecTests {
     func listFailure() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.collection(client, [284_910_350])
+                let cookie = try await Self.collection(client, app, [284_910_350])
                 try await app.services.database.sql.raw("DROP TABLE library_entries").run()
                 let page = try await client.get("/library?list=favorites", cookie: cookie)
                 #expect(page.status == .serviceUnavailable)
@@ -38,7 +38,7 @@ extension MovieCollectionSpecTests {
     func removeSuccess() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.collection(client, [284_910_350, 1_476_006_349])
+                let cookie = try await Self.collection(client, app, [284_910_350, 1_476_006_349])
                 let removed = try await client.postForm(
                     "/library/movies/284910350/remove", [("return_to", "/library?list=favorites")], cookie: cookie)
                 #expect(removed.headers[.location] == "/library?list=favorites")
@@ -58,7 +58,7 @@ extension MovieCollectionSpecTests {
     func removeFailure() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.collection(client, [284_910_350])
+                let cookie = try await Self.collection(client, app, [284_910_350])
                 // Removal fails while the table is locked away; it comes back afterwards.
                 try await app.services.database.sql.raw("ALTER TABLE library_entries RENAME TO library_entries_away").run()
                 let page = try await client.postForm("/library/movies/284910350/remove", [("return_to", "/library?list=favorites")], cookie: cookie)

@@ -13,15 +13,16 @@ struct MovieCollectionSpecTests {
     static func withOMDb(_ config: inout AppConfig) { config.omdbAPIKey = Fixtures.omdbKey }
 
     /// Searches once so the visitor has a remembered film; returns the visitor's cookie.
-    static func rememberSpider(_ client: any TestClientProtocol) async throws -> String {
-        let response = try await client.get("/search?q=Spider")
+    static func rememberSpider(_ client: any TestClientProtocol, _ app: TestApp) async throws -> String {
+        let cookie = try await app.visitor()
+        let response = try await client.get("/search?q=Spider", cookie: cookie)
         #expect(response.status == .ok)
-        return try #require(response.sessionCookie)
+        return cookie
     }
 
     /// A visitor who searched, then put these films in the collection; returns the cookie.
-    static func collection(_ client: any TestClientProtocol, _ ids: [Int]) async throws -> String {
-        let cookie = try await rememberSpider(client)
+    static func collection(_ client: any TestClientProtocol, _ app: TestApp, _ ids: [Int]) async throws -> String {
+        let cookie = try await rememberSpider(client, app)
         for id in ids {
             #expect(try await client.postForm("/library/movies/\(id)", [("favorite", "1")], cookie: cookie).status == .seeOther)
         }
@@ -36,7 +37,7 @@ struct MovieCollectionSpecTests {
     func onlineCached() async throws {
         try await TestApp.with(configure: Self.withOMDb) { app in
             try await app.test { client in
-                let cookie = try await Self.rememberSpider(client)
+                let cookie = try await Self.rememberSpider(client, app)
                 let page = try await client.get("/search", cookie: cookie)
                 #expect(page.status == .ok)
                 #expect(page.text.contains("Your last search"))
@@ -64,7 +65,7 @@ struct MovieCollectionSpecTests {
     func searchSuccess() async throws {
         try await TestApp.with(configure: Self.withOMDb) { app in
             try await app.test { client in
-                let cookie = try await Self.rememberSpider(client)
+                let cookie = try await Self.rememberSpider(client, app)
                 let page = try await client.get("/search?q=midsommar", cookie: cookie)
                 #expect(page.status == .ok)
                 // The best match in full: poster, title, year, genre, director, plot, OMDb's extras and the detail's links.
@@ -99,7 +100,7 @@ struct MovieCollectionSpecTests {
     func searchFailure(host: String, answer: UpstreamResponse) async throws {
         try await TestApp.with(configure: Self.withOMDb) { app in
             try await app.test { client in
-                let cookie = try await Self.rememberSpider(client)
+                let cookie = try await Self.rememberSpider(client, app)
                 app.upstream.fail(host: host) { _ in answer }
                 let page = try await client.get("/search?q=midsommar", cookie: cookie)
                 #expect(page.status != .internalServerError)
@@ -126,7 +127,7 @@ struct MovieCollectionSpecTests {
     func offlineCached() async throws {
         try await TestApp.with(configure: Self.withOMDb) { app in
             try await app.test { client in
-                let cookie = try await Self.rememberSpider(client)
+                let cookie = try await Self.rememberSpider(client, app)
                 _ = try await client.get("/search?q=midsommar", cookie: cookie)
                 app.upstream.respond(Self.unreachable)
                 let callsBefore = app.upstream.calls()
@@ -170,7 +171,7 @@ struct MovieCollectionSpecTests {
     func addSuccess() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.rememberSpider(client)
+                let cookie = try await Self.rememberSpider(client, app)
                 let saved = try await client.postForm(
                     "/library/movies/284910350", [("favorite", "1"), ("return_to", "/search?q=Spider&done=added")], cookie: cookie
                 )
@@ -190,7 +191,7 @@ struct MovieCollectionSpecTests {
     func addFailure() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try await Self.rememberSpider(client)
+                let cookie = try await Self.rememberSpider(client, app)
                 try await app.services.database.sql.raw("DROP TABLE library_entries").run()
                 let page = try await client.postForm(
                     "/library/movies/284910350", [("favorite", "1"), ("return_to", "/search?q=Spider&done=added")], cookie: cookie)

@@ -27,7 +27,9 @@ struct ErrorPageMiddleware: RouterMiddleware {
             if FormInput.wantsJSON(request) {
                 return try JSONAnswer.error(.serviceUnavailable, ErrorTexts.fetchFailed)
             }
-            return try ErrorPages.fetchFailed(renderer, retryURL: request.uri.description)
+            // Retry repeats a page view only, and only as a path on this site (never the raw request target).
+            let retry = request.method == .get ? Route.safeReturnPath(request.uri.description, fallback: Route.home.path) : Route.home.path
+            return try ErrorPages.fetchFailed(renderer, retryURL: retry)
         }
     }
 }

@@ -38,7 +38,8 @@ struct PageRenderer: Sendable {
     static func htmlResponse(_ body: ResponseBody, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
-        headers[.cacheControl] = "no-cache"
+        // Every page carries the person's own state and a CSRF token: never kept by a shared cache or on disk.
+        headers[.cacheControl] = "no-store, private"
         return Response(status: status, headers: headers, body: body)
     }
 }
