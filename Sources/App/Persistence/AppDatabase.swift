@@ -35,6 +35,7 @@ public final class AppDatabase: Sendable {
         AddAccounts(),
         CreateLoginFailures(),
         CreateAPITokens(),
+        AddSessionDetails(),
     ]
 
     private init(
