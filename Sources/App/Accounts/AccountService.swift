@@ -37,16 +37,16 @@ public final class AccountService: Sendable {
         public let isAdmin: Bool
     }
 
-    /// Who is asking for a session: their address (for the throttles), their browser (its label is
-    /// listed on the account page) and whether they ticked "remember me".
+    /// Who is asking for a session: their address (for the throttles), a short label of their
+    /// browser (listed on the account page) and whether they ticked "remember me".
     public struct Client: Sendable {
         public var address: String
-        public var userAgent: String?
+        public var device: String?
         public var remember: Bool
 
-        public init(address: String, userAgent: String? = nil, remember: Bool = false) {
+        public init(address: String, device: String? = nil, remember: Bool = false) {
             self.address = address
-            self.userAgent = userAgent
+            self.device = device
             self.remember = remember
         }
     }
@@ -163,8 +163,7 @@ public final class AccountService: Sendable {
     }
 
     private func startSession(_ account: Account, _ client: Client) async throws -> SignedIn {
-        let device = DeviceLabel.from(userAgent: client.userAgent)
-        let token = try await sessions.start(profile: account.id, remember: client.remember, device: device)
+        let token = try await sessions.start(profile: account.id, remember: client.remember, device: client.device)
         let maxAge = client.remember ? Int(SessionService.rememberedLifetime) : nil
         return SignedIn(token: token, account: account, cookieMaxAge: maxAge)
     }

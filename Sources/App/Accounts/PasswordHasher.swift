@@ -23,7 +23,7 @@ final class PasswordHasher: Sendable {
     static let threads = 2
     static let maxWaiting = 32
     static let marker = "$ps1$"
-    private static let key = SymmetricKey(data: Data("PopcornSwirl password hash v1".utf8))
+    private static var key: SymmetricKey { SymmetricKey(data: Data("PopcornSwirl password hash v1".utf8)) }
 
     /// One pool for the process, started on first use and never stopped (like the singleton).
     private static let pool: NIOThreadPool = {

@@ -7,7 +7,8 @@ extension SessionService {
         /// Names the session in forms: the first 16 hex digits of its hash (never the hash itself,
         /// and never the token). Unique enough within one account's sessions.
         public let handle: String
-        public let device: String
+        /// The browser's label; nil when unknown (sessions from before labels, or none was sent).
+        public let device: String?
         public let createdAt: Date
         public let lastSeenAt: Date
         public let remember: Bool
@@ -25,7 +26,7 @@ extension SessionService {
         return rows.filter { now.timeIntervalSince($0.lastSeenAt) <= idleTimeout && $0.expiresAt.map { now < $0 } ?? true }
             .map { row in
                 Active(
-                    handle: String(row.id!.prefix(Self.handleLength)), device: row.device ?? DeviceLabel.unknown, createdAt: row.createdAt,
+                    handle: String(row.id!.prefix(Self.handleLength)), device: row.device, createdAt: row.createdAt,
                     lastSeenAt: row.lastSeenAt, remember: row.remember, isCurrent: row.id == current
                 )
             }

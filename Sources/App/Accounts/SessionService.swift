@@ -94,7 +94,7 @@ public final class SessionService: Sendable {
         var seenAt = session.lastSeenAt
         if now.timeIntervalSince(seenAt) >= Self.lastSeenResolution {
             // Best effort: a busy database must not turn a page view into an error.
-            let written = try? await database.write { db in
+            let written: Void? = try? await database.write { db in
                 try await SessionModel.query(on: db).filter(\.$id == key).set(\.$lastSeenAt, to: now).update()
             }
             if written != nil { seenAt = now }

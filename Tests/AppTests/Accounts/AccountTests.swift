@@ -132,9 +132,9 @@ struct AccountTests {
                 #expect(wrong.status == .unprocessableContent && wrong.text.contains("Your current password is not right."))
                 let changed = try await client.postForm(
                     "/account/password", [("current", Self.password), ("password", "a new long passphrase")], cookie: first)
-                #expect(changed.status == .seeOther && changed.headers[.location] == "/account?done=password")
+                #expect(changed.status == .seeOther && changed.headers[.location] == "/account?done=password-tokens")
                 let renewed = try #require(changed.sessionCookie)
-                let page = try await client.get("/account?done=password", cookie: renewed)
+                let page = try await client.get("/account?done=password-tokens", cookie: renewed)
                 #expect(page.status == .ok && page.text.contains("Password changed."))
                 #expect(try await client.get("/account", cookie: first).status == .unauthorized)
                 #expect(try await client.get("/account", cookie: second).status == .unauthorized)

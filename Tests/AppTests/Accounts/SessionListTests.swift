@@ -1,6 +1,7 @@
 import FluentKit
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Testing
 

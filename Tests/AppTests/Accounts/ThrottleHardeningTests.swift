@@ -31,8 +31,6 @@ struct ThrottleHardeningTests {
                 let kept = try await app.services.database.sql.raw("SELECT COUNT(*) AS n FROM login_failures").first()?
                     .decode(column: "n", as: Int.self)
                 #expect(kept == statuses.filter { $0 == .unauthorized }.count, "only the checked attempts stay as failures")
-                let right = try await client.postForm(Route.signIn.path, [("username", "kim"), ("password", Self.password)])
-                #expect(right.status == .tooManyRequests)
             }
         }
     }
@@ -113,7 +111,7 @@ struct ThrottleHardeningTests {
             do {
                 while hasher.load < hasher.capacity { try await Task.sleep(for: .milliseconds(5)) }
                 try await app.test { client in
-                    let busy = try await client.postForm(Route.signUp.path, [("username", "mo"), ("password", Self.password)])
+                    let busy = try await client.postForm(Route.signUp.path, [("username", "moe"), ("password", Self.password)])
                     #expect(busy.status == .serviceUnavailable)
                     #expect(busy.headers[.retryAfter] == String(PasswordHasher.Busy.retryAfter))
                     #expect(busy.text.contains("The server is busy checking other passwords. Try again in a moment"))
@@ -127,7 +125,8 @@ struct ThrottleHardeningTests {
                 .decode(column: "n", as: Int.self)
             #expect(counted == 0, "a sign-up that was not tried does not count")
             try await app.test { client in
-                #expect(try await client.postForm(Route.signUp.path, [("username", "mo"), ("password", Self.password)]).status == .seeOther)
+                let after = try await client.postForm(Route.signUp.path, [("username", "moe"), ("password", Self.password)])
+                #expect(after.status == .seeOther)
             }
         }
     }

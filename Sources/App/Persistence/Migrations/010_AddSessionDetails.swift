@@ -28,7 +28,13 @@ struct AddSessionDetails: AsyncMigration {
         try await sql.create(index: "sessions_last_seen").on("sessions").column("last_seen_at").run()
         try await sql.create(index: "sessions_expires").on("sessions").column("expires_at").run()
         try await sql.create(index: "signup_attempts_address").on("signup_attempts").column("address").column("attempted_at").run()
-        // Dates are REAL in SQLite and timestamps in PostgreSQL: the arithmetic is done here, per row.
+        try await Self.backfill(sql)
+    }
+
+    /// Existing accounts' sessions: remembered, ending 30 days after they began. Dates are REAL in
+    /// SQLite and timestamps in PostgreSQL, so the arithmetic is done here, per row (one-off, at
+    /// start, before the server answers).
+    static func backfill(_ sql: any SQLDatabase) async throws {
         let rows = try await sql.raw(
             """
             SELECT s.token_hash, s.created_at FROM sessions s JOIN profiles p ON p.id = s.profile_id

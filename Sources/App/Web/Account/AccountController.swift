@@ -70,7 +70,7 @@ struct AccountController {
         let password = form.password ?? ""
         let remember = (try? FormInput.flag(form.remember, "remember")) == true
         let client = AccountService.Client(
-            address: context.clientAddress ?? "unknown", userAgent: request.headers[.userAgent], remember: remember
+            address: context.clientAddress ?? "unknown", device: DeviceLabel.from(userAgent: request.headers[.userAgent]), remember: remember
         )
         do {
             let result =

@@ -23,7 +23,7 @@ struct CredentialsPage: Page {
     let rememberedDays = Int(SessionService.rememberedLifetime / 86_400)
     let browserHours = Int(SessionService.browserLifetime / 3600)
 
-    init(mode: Mode, next: String, username: String, remember: Bool, errors: [String: String]) {
+    init(mode: Mode, next: String, username: String, remember: Bool = false, errors: [String: String]) {
         isSignUp = mode == .signUp
         heading = isSignUp ? "Create your account" : "Sign in"
         chrome = Chrome(heading, tab: .library)
@@ -91,7 +91,7 @@ struct AccountPage: Page {
         isAdmin = account.isAdmin
         self.sessions = sessions.map {
             SessionRow(
-                device: $0.device, created: UTCFormatters.moment.string(from: $0.createdAt),
+                device: $0.device ?? DeviceLabel.unknown, created: UTCFormatters.moment.string(from: $0.createdAt),
                 lastSeen: UTCFormatters.moment.string(from: $0.lastSeenAt),
                 remembered: $0.remember, isCurrent: $0.isCurrent, endURL: Route.endSessionLink($0.handle)
             )

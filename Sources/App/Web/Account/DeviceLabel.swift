@@ -1,5 +1,5 @@
 /// A few words naming a browser from its User-Agent ("Firefox on Linux"), for the account page's
-/// list of sessions. Only the label is stored, never the header.
+/// list of sessions. Only the label is stored (`AccountService.Client.device`), never the header.
 enum DeviceLabel {
     static let maximumLength = 60
     static let unknown = "Unknown browser"
