@@ -14,7 +14,7 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
     return Application(
         router: router, server: .http1(configuration: httpConfiguration),
         configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "PopcornSwirl"),
-        services: [ShutdownHooks(hooks: [flushImpressions] + onShutdown)],
+        services: [SessionCleanup(sessions: services.sessions, logger: services.logger), ShutdownHooks(hooks: [flushImpressions] + onShutdown)],
         logger: services.logger
     )
 }

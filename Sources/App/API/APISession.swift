@@ -63,7 +63,7 @@ struct APISessionMiddleware: RouterMiddleware {
             return try JSONAnswer.error(status, detail)
         case .allowed(let session):
             var response = try await APIScope.$session.withValue(session) { try await next(request, context) }
-            if let token = session.newToken { response.setCookie(context.cookies.session(token)) }
+            if let token = session.newToken { response.setCookie(context.cookies.session(token, maxAge: sessions.visitorCookieMaxAge)) }
             return response
         }
     }

@@ -35,7 +35,7 @@ public final class APITokenService: Sendable {
         public let lastUsedAt: Date?
     }
 
-    public enum Failure: Error, Equatable, CustomStringConvertible {
+    public enum Failure: DomainFailure, Equatable, CustomStringConvertible {
         case invalidName
         case tooMany
 
@@ -47,18 +47,28 @@ public final class APITokenService: Sendable {
         }
     }
 
-    /// Makes a token for an account; the plain token is returned this once and never again.
-    func create(profile: UUID, name raw: String) async throws -> (token: String, record: Token) {
+    /// Whether a name is acceptable, checked before the password is asked for (see
+    /// `AccountService.createToken`).
+    static func validName(_ raw: String) throws(Failure) -> String {
         let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Self.nameLength.contains(name.count), !name.contains(where: { $0.isNewline }) else { throw Failure.invalidName }
-        guard try await APITokenModel.query(on: database.db).filter(\.$profileID == profile).count() < Self.maxPerAccount else {
-            throw Failure.tooMany
-        }
+        guard nameLength.contains(name.count), !name.contains(where: { $0.isNewline }) else { throw .invalidName }
+        return name
+    }
+
+    /// Makes a token for an account; the plain token is returned this once and never again. The
+    /// count and the insert are one write, so parallel requests cannot pass 25 together.
+    func create(profile: UUID, name raw: String) async throws -> (token: String, record: Token) {
+        let name = try Self.validName(raw)
         let token = Self.prefix + SessionService.newToken()
         let row = APITokenModel(
             profileID: profile, name: name, tokenHash: SessionService.hash(token), hint: String(token.prefix(Self.prefix.count + 6)), now: clock.now()
         )
-        try await row.create(on: database.db)
+        try await database.write { db in
+            guard try await APITokenModel.query(on: db).filter(\.$profileID == profile).count() < Self.maxPerAccount else {
+                throw Failure.tooMany
+            }
+            try await row.create(on: db)
+        }
         return (token, Self.record(row))
     }
 
@@ -72,9 +82,22 @@ public final class APITokenService: Sendable {
         guard let row = try await APITokenModel.query(on: database.db).filter(\.$id == id).filter(\.$profileID == profile).first() else {
             return false
         }
-        try await row.delete(on: database.db)
+        try await database.write { db in try await row.delete(on: db) }
         known.forget(row.tokenHash)
         return true
+    }
+
+    /// Revokes every token of the account (a password change, unless the person keeps them);
+    /// returns how many.
+    @discardableResult
+    func revokeAll(profile: UUID) async throws -> Int {
+        let count = try await database.write { db in
+            let count = try await APITokenModel.query(on: db).filter(\.$profileID == profile).count()
+            try await APITokenModel.query(on: db).filter(\.$profileID == profile).delete()
+            return count
+        }
+        forget(profile: profile)
+        return count
     }
 
     /// Forgets what this server remembers of an account's tokens (deleted account, changed role).
@@ -95,9 +118,10 @@ public final class APITokenService: Sendable {
             return nil
         }
         if row.lastUsedAt.map({ now.timeIntervalSince($0) >= Self.lastUsedResolution }) ?? true {
-            row.lastUsedAt = now
             // Best effort: a busy database must not fail the call.
-            try? await row.update(on: database.db)
+            try? await database.write { db in
+                try await APITokenModel.query(on: db).filter(\.$tokenHash == key).set(\.$lastUsedAt, to: now).update()
+            }
         }
         let caller = Caller(profile: row.profileID, isAdmin: profile.role == "admin")
         known.remember(caller, for: key, at: now)

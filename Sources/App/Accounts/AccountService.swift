@@ -1,13 +1,11 @@
 import FluentKit
 import Foundation
-import HummingbirdBcrypt
-import NIOPosix
 
-/// Sign-up, sign-in, sign-out, password change and account deletion. Passwords are hashed with
-/// bcrypt (cost 12) on the thread pool, never on an event loop. A visitor who signs up keeps their
-/// profile (it becomes the account); one who signs in has their lists merged into the account.
+/// Sign-up, sign-in, sign-out, password change, API tokens and account deletion. Passwords are
+/// hashed by `PasswordHasher` (bcrypt of an HMAC of the whole password, on threads of its own),
+/// never on an event loop. A visitor who signs up keeps their profile (it becomes the account); one
+/// who signs in has their lists merged into the account.
 public final class AccountService: Sendable {
-    static let bcryptCost: UInt8 = 12
     static let usernameRange = 3...32
 
     let database: AppDatabase
@@ -16,17 +14,21 @@ public final class AccountService: Sendable {
     let tokens: APITokenService
     let clock: any AppClock
     let throttle: LoginThrottle
-    /// Checked when the username is unknown, so a wrong username costs as long as a wrong password
-    /// (made on first use, on the thread pool).
-    private static let decoyHash = Bcrypt.hash(SessionService.newToken(), cost: bcryptCost)
+    let signUps: SignUpThrottle
+    let hasher: PasswordHasher
 
-    init(database: AppDatabase, sessions: SessionService, library: LibraryService, tokens: APITokenService, clock: any AppClock) {
+    init(
+        database: AppDatabase, sessions: SessionService, library: LibraryService, tokens: APITokenService, clock: any AppClock,
+        hasher: PasswordHasher = PasswordHasher()
+    ) {
         self.database = database
         self.sessions = sessions
         self.library = library
         self.tokens = tokens
         self.clock = clock
+        self.hasher = hasher
         throttle = LoginThrottle(database: database, clock: clock)
+        signUps = SignUpThrottle(database: database, clock: clock)
     }
 
     public struct Account: Sendable, Equatable {
@@ -35,21 +37,25 @@ public final class AccountService: Sendable {
         public let isAdmin: Bool
     }
 
-    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
-        /// Field → what to change.
-        case invalid([String: String])
-        /// Sign-in: wrong username or password (never says which).
-        case wrongCredentials
-        /// Too many failed sign-ins for this username or address: wait this many seconds.
-        case throttled(retryAfter: Int)
+    /// Who is asking for a session: their address (for the throttles), a short label of their
+    /// browser (listed on the account page) and whether they ticked "remember me".
+    public struct Client: Sendable {
+        public var address: String
+        public var device: String?
+        public var remember: Bool
 
-        public var description: String {
-            switch self {
-            case .invalid(let problems): problems.sorted { $0.key < $1.key }.map(\.value).joined(separator: " ")
-            case .wrongCredentials: "Wrong username or password."
-            case .throttled(let seconds): "Too many wrong passwords. Try again in \(max(1, (seconds + 59) / 60)) minute\(seconds > 60 ? "s" : "")."
-            }
+        public init(address: String, device: String? = nil, remember: Bool = false) {
+            self.address = address
+            self.device = device
+            self.remember = remember
         }
+    }
+
+    /// A new session: the cookie's token and Max-Age (nil: a cookie that goes with the browser).
+    public struct SignedIn: Sendable {
+        public let token: String
+        public let account: Account
+        public let cookieMaxAge: Int?
     }
 
     /// The signed-in account behind a profile (nil for a visitor or no profile).
@@ -86,123 +92,105 @@ public final class AccountService: Sendable {
     }
 
     /// Creates an account. A visitor's profile (and so everything saved) becomes the account.
-    /// Returns the new session's token: the visitor's old session is ended (rotation).
-    func signUp(username raw: String, password: String, visitor: UUID?, visitorToken: String?) async throws -> (token: String, account: Account) {
+    /// The visitor's old session is ended and a new one starts (rotation).
+    ///
+    /// There is no e-mail address, so a taken name has to be said; but it is said only after the
+    /// password was hashed (the same time as a sign-up) and it counts towards the address's
+    /// sign-ups, so names cannot be listed quickly.
+    func signUp(username raw: String, password: String, visitor: UUID?, visitorToken: String?, client: Client) async throws -> SignedIn {
         let username = try Self.validated(username: raw, password: password)
-        if try await ProfileModel.query(on: database.db).filter(\.$username == username).first() != nil {
-            throw Failure.invalid(["username": "That username is taken. Choose another."])
-        }
-        let hash = try await Self.hash(password)
-        let now = clock.now()
-        let row: ProfileModel
-        if let visitor, let existing = try await ProfileModel.find(visitor, on: database.db), existing.kind == "visitor" {
-            row = existing
-        } else {
-            row = ProfileModel(now: now)
-        }
-        row.kind = "account"
-        row.username = username
-        row.passwordHash = hash
-        row.updatedAt = now
+        let ticket = try await signUps.begin(address: client.address)
+        let hash: String
         do {
-            try await row.save(on: database.db)
+            hash = try await hashed(password)
         } catch {
-            // Two sign-ups for one name at once: the unique index decides.
-            if try await ProfileModel.query(on: database.db).filter(\.$username == username).first() != nil {
-                throw Failure.invalid(["username": "That username is taken. Choose another."])
-            }
+            await signUps.abandon(ticket)
             throw error
         }
-        let profile = try row.requireID()
+        let now = clock.now()
+        let account: Account
+        do {
+            account = try await database.write { db in
+                if try await ProfileModel.query(on: db).filter(\.$username == username).first() != nil { throw Failure.taken }
+                let row: ProfileModel
+                if let visitor, let existing = try await ProfileModel.find(visitor, on: db), existing.kind == "visitor" {
+                    row = existing
+                } else {
+                    row = ProfileModel(now: now)
+                }
+                row.kind = "account"
+                row.username = username
+                row.passwordHash = hash
+                row.updatedAt = now
+                try await row.save(on: db)
+                return Account(id: try row.requireID(), username: username, isAdmin: row.role == "admin")
+            }
+        } catch let error where !(error is Failure) {
+            // Two sign-ups for one name at once (PostgreSQL): the unique index decides.
+            if try await ProfileModel.query(on: database.db).filter(\.$username == username).first() != nil { throw Failure.taken }
+            throw error
+        }
         if let visitorToken { try await sessions.end(token: visitorToken) }
-        let token = try await sessions.start(profile: profile)
-        return (token, Account(id: profile, username: username, isAdmin: row.role == "admin"))
+        return try await startSession(account, client)
     }
 
     /// Checks the password (same cost whether or not the account exists), merges the visitor's
     /// lists into the account, ends the visitor's session and starts a new one.
-    func signIn(
-        username raw: String, password: String, visitor: UUID?, visitorToken: String?, address: String
-    ) async throws -> (token: String, account: Account) {
+    func signIn(username raw: String, password: String, visitor: UUID?, visitorToken: String?, client: Client) async throws -> SignedIn {
         let username = (try? Self.normalisedUsername(raw).get()) ?? ""
         let counted = username.isEmpty ? String(raw.lowercased().prefix(64)) : username
-        if let wait = try await throttle.retryAfter(username: counted, address: address) { throw Failure.throttled(retryAfter: wait) }
+        let attempt = try await throttle.begin(username: counted, address: client.address)
         let row = username.isEmpty ? nil : try await ProfileModel.query(on: database.db).filter(\.$username == username).first()
-        let hash = row?.passwordHash
-        guard try await Self.verify(password, hash: hash), let row, row.kind == "account", let profile = row.id else {
-            try await throttle.recordFailure(username: counted, address: address)
-            throw Failure.wrongCredentials
+        let verdict: PasswordHasher.Verdict
+        do {
+            verdict = try await verified(password, hash: row?.passwordHash)
+        } catch {
+            await throttle.withdraw(attempt)
+            throw error
         }
-        try await throttle.clear(username: counted)
+        guard verdict != .wrong, let row, row.kind == "account", let profile = row.id else { throw Failure.wrongCredentials }
+        try await throttle.succeeded(attempt)
+        if verdict == .rightButOld { await upgradeHash(of: row, password: password) }
         if let visitor, visitor != profile, let other = try await ProfileModel.find(visitor, on: database.db), other.kind == "visitor" {
             try await library.merge(visitor: visitor, into: profile)
         }
         if let visitorToken { try? await sessions.end(token: visitorToken) }
-        let token = try await sessions.start(profile: profile)
-        return (token, Account(id: profile, username: username, isAdmin: row.role == "admin"))
+        return try await startSession(Account(id: profile, username: username, isAdmin: row.role == "admin"), client)
     }
 
     func signOut(token: String) async throws {
         try await sessions.end(token: token)
     }
 
-    /// Every other session of the account ends; the caller's is replaced by the returned one.
-    func changePassword(account: UUID, current: String, new: String, address: String) async throws -> String {
-        guard let row = try await ProfileModel.find(account, on: database.db), let username = row.username else { throw Failure.wrongCredentials }
-        try await confirm(current, of: row, address: address, field: "current", problem: "Your current password is not right.")
-        if let problem = PasswordPolicy.problem(new, username: username) { throw Failure.invalid(["password": problem]) }
-        row.passwordHash = try await Self.hash(new)
-        row.updatedAt = clock.now()
-        try await row.update(on: database.db)
-        try await sessions.endAll(profile: account)
-        return try await sessions.start(profile: account)
+    private func startSession(_ account: Account, _ client: Client) async throws -> SignedIn {
+        let token = try await sessions.start(profile: account.id, remember: client.remember, device: client.device)
+        let maxAge = client.remember ? Int(SessionService.rememberedLifetime) : nil
+        return SignedIn(token: token, account: account, cookieMaxAge: maxAge)
     }
 
-    /// Deletes the account with its lists, searches, tokens and sessions, after the password is confirmed.
-    func deleteAccount(account: UUID, password: String, address: String) async throws {
-        guard let row = try await ProfileModel.find(account, on: database.db) else { throw Failure.wrongCredentials }
-        try await confirm(password, of: row, address: address, field: "password", problem: "That password is not right; nothing was deleted.")
-        try await sessions.endAll(profile: account)
-        try await row.delete(on: database.db)
-        tokens.forget(profile: account)
-        library.versions.bump(account)
-    }
-
-    /// A signed-in account's own password, asked again before a change or deletion: wrong guesses
-    /// count towards the same limits as sign-ins, so a stolen session cannot try passwords freely.
-    private func confirm(_ password: String, of row: ProfileModel, address: String, field: String, problem: String) async throws {
-        let username = row.username ?? ""
-        if let wait = try await throttle.retryAfter(username: username, address: address) { throw Failure.throttled(retryAfter: wait) }
-        guard try await Self.verify(password, hash: row.passwordHash) else {
-            try await throttle.recordFailure(username: username, address: address)
-            throw Failure.invalid([field: problem])
+    /// A hash in the current form, or `busy` when too many are being made.
+    func hashed(_ password: String) async throws -> String {
+        do {
+            return try await hasher.hash(password)
+        } catch is PasswordHasher.Busy {
+            throw Failure.busy(retryAfter: PasswordHasher.Busy.retryAfter)
         }
     }
 
-    /// Makes (or promotes) an admin account: `popcornswirl create-admin`.
-    public func createAdmin(username raw: String, password: String) async throws -> Account {
-        let username = try Self.validated(username: raw, password: password)
-        let now = clock.now()
-        let row = try await ProfileModel.query(on: database.db).filter(\.$username == username).first() ?? ProfileModel(kind: "account", now: now)
-        row.kind = "account"
-        row.username = username
-        row.passwordHash = try await Self.hash(password)
-        row.role = "admin"
-        row.updatedAt = now
-        try await row.save(on: database.db)
-        if let id = row.id { try await sessions.endAll(profile: id) }
-        return Account(id: try row.requireID(), username: username, isAdmin: true)
+    func verified(_ password: String, hash: String?) async throws -> PasswordHasher.Verdict {
+        do {
+            return try await hasher.verify(password, hash: hash)
+        } catch is PasswordHasher.Busy {
+            throw Failure.busy(retryAfter: PasswordHasher.Busy.retryAfter)
+        }
     }
 
-    static func hash(_ password: String) async throws -> String {
-        try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(password, cost: bcryptCost) }
-    }
-
-    /// Without a hash (no such account) the decoy is checked, and the answer is false.
-    static func verify(_ password: String, hash: String?) async throws -> Bool {
-        try await NIOThreadPool.singleton.runIfActive {
-            let matches = Bcrypt.verify(password, hash: hash ?? decoyHash)
-            return hash != nil && matches
+    /// A right password stored in the old plain-bcrypt form is stored again in the current one
+    /// (best effort: the sign-in has succeeded either way; only a hash still old is replaced).
+    func upgradeHash(of row: ProfileModel, password: String) async {
+        guard let id = row.id, let old = row.passwordHash, let new = try? await hashed(password) else { return }
+        _ = try? await database.write { db in
+            try await ProfileModel.query(on: db).filter(\.$id == id).filter(\.$passwordHash == old).set(\.$passwordHash, to: new).update()
         }
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What a new password must be (OWASP ASVS 2.1): 12 to 128 characters, any characters, not one of
+/// What a new password must be (OWASP ASVS 2.1): 12 to 128 characters, any but control characters, not one of
 /// the 100 most common passwords (nor one with digits or symbols added, nor one character repeated),
 /// and not the username.
 enum PasswordPolicy {
@@ -18,6 +18,11 @@ enum PasswordPolicy {
     static func problem(_ password: String, username: String) -> String? {
         if password.count < minimum { return "Use at least \(minimum) characters for your password (longer is better; spaces are fine)." }
         if password.count > maximum { return "Passwords have at most \(maximum) characters." }
+        // Control characters (NUL, tab, line breaks, escapes…) cannot be typed the same way
+        // everywhere, and older bcrypt code stops at NUL.
+        if password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "Passwords cannot contain control characters (such as tabs, line breaks or NUL). Use letters, digits, spaces and symbols."
+        }
         let lowered = password.lowercased()
         let core = String(lowered.reversed().drop { !$0.isLetter }.reversed())
         if common.contains(lowered) || (core.count >= 4 && common.contains(core)) || Set(password).count == 1 {

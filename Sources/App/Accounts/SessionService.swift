@@ -5,9 +5,16 @@ import Foundation
 /// Profiles behind an opaque session cookie. The cookie holds 32 random bytes; the database keeps
 /// only their SHA-256, so a leaked database does not leak live sessions. Sessions live in the
 /// database, so every server sees a sign-out within `RememberedLookups.recheckInterval`.
+///
+/// Lifetimes (OWASP ASVS 3.3): every session ends after `idleTimeout` unused. An account's session
+/// also ends at `expires_at` whatever its use: 12 hours after sign-in, with a cookie that goes when
+/// the browser closes; or, with "remember me", 30 days after, with a cookie kept exactly that long.
+/// A visitor's session has no absolute end (it holds their lists); its cookie lasts `idleTimeout`.
 public final class SessionService: Sendable {
     public static let cookieName = "ps_session"
     static let lastSeenResolution: TimeInterval = 3600
+    static let browserLifetime: TimeInterval = 12 * 3600
+    static let rememberedLifetime: TimeInterval = 30 * 86_400
 
     let database: AppDatabase
     let clock: any AppClock
@@ -19,8 +26,15 @@ public final class SessionService: Sendable {
         public let isAccount: Bool
     }
 
+    struct Remembered: Sendable {
+        let identity: Identity
+        /// When last_seen_at was written.
+        let seenAt: Date
+        let expiresAt: Date?
+    }
+
     /// token hash → who, and when last_seen_at was written.
-    private let known = RememberedLookups<(identity: Identity, seenAt: Date)>()
+    let known = RememberedLookups<Remembered>()
 
     public init(database: AppDatabase, clock: any AppClock, idleTimeout: TimeInterval = 30 * 86_400) {
         self.database = database
@@ -40,18 +54,30 @@ public final class SessionService: Sendable {
         return RandomToken.base64URL(words.flatMap { word in (0..<8).map { UInt8(truncatingIfNeeded: word >> ($0 * 8)) } })
     }
 
-    /// The profile a session token belongs to, or nil for an unknown, ended, idle-expired or malformed token.
+    /// The visitor cookie's Max-Age: never longer than an unused session lives.
+    var visitorCookieMaxAge: Int { Int(idleTimeout) }
+
+    /// A session cookie's Max-Age: nil (gone with the browser) unless remembered, then what is left
+    /// of its lifetime.
+    static func cookieMaxAge(remember: Bool, expiresAt: Date?, now: Date) -> Int? {
+        guard remember, let expiresAt else { return nil }
+        return max(0, Int(expiresAt.timeIntervalSince(now)))
+    }
+
+    /// The profile a session token belongs to, or nil for an unknown, ended, expired or malformed token.
     public func profile(forToken token: String) async throws -> UUID? {
         try await identity(forToken: token)?.profile
     }
 
     /// The profile of a session token and whether it is an account; nil for an unknown, ended,
-    /// idle-expired or malformed token.
+    /// expired (idle or past its end) or malformed token.
     public func identity(forToken token: String) async throws -> Identity? {
         guard RandomToken.isWellFormed(token) else { return nil }
         let key = Self.hash(token)
         let now = clock.now()
-        if let hit = known.get(key, now: now), now.timeIntervalSince(hit.seenAt) < Self.lastSeenResolution {
+        if let hit = known.get(key, now: now), now.timeIntervalSince(hit.seenAt) < Self.lastSeenResolution,
+            hit.expiresAt.map({ now < $0 }) ?? true
+        {
             return hit.identity
         }
         guard let session = try await SessionModel.find(key, on: database.db),
@@ -60,45 +86,59 @@ public final class SessionService: Sendable {
             known.forget(key)
             return nil
         }
-        if now.timeIntervalSince(session.lastSeenAt) > idleTimeout {
+        if now.timeIntervalSince(session.lastSeenAt) > idleTimeout || session.expiresAt.map({ now >= $0 }) == true {
             known.forget(key)
-            try? await session.delete(on: database.db)
+            try? await database.write { db in try await SessionModel.query(on: db).filter(\.$id == key).delete() }
             return nil
         }
         var seenAt = session.lastSeenAt
         if now.timeIntervalSince(seenAt) >= Self.lastSeenResolution {
-            session.lastSeenAt = now
             // Best effort: a busy database must not turn a page view into an error.
-            if (try? await session.update(on: database.db)) != nil { seenAt = now }
+            let written: Void? = try? await database.write { db in
+                try await SessionModel.query(on: db).filter(\.$id == key).set(\.$lastSeenAt, to: now).update()
+            }
+            if written != nil { seenAt = now }
         }
         let identity = Identity(profile: session.profileID, isAccount: profile.kind == "account")
-        known.remember((identity, seenAt), for: key, at: now)
+        known.remember(Remembered(identity: identity, seenAt: seenAt, expiresAt: session.expiresAt), for: key, at: now)
         return identity
     }
 
     /// A new session for an account (sign-in, sign-up, password change); returns the cookie token.
-    func start(profile: UUID) async throws -> String {
+    /// It ends at `expiresAt` when given (a replaced session keeps its end), else after its lifetime.
+    func start(profile: UUID, remember: Bool = false, device: String? = nil, expiresAt: Date? = nil) async throws -> String {
         let now = clock.now()
         let token = Self.newToken()
-        try await SessionModel(tokenHash: Self.hash(token), profileID: profile, now: now).create(on: database.db)
-        known.remember((Identity(profile: profile, isAccount: true), now), for: Self.hash(token), at: now)
+        let ends = expiresAt ?? now.addingTimeInterval(remember ? Self.rememberedLifetime : Self.browserLifetime)
+        let row = SessionModel(tokenHash: Self.hash(token), profileID: profile, now: now, expiresAt: ends, remember: remember, device: device)
+        try await database.write { db in try await row.create(on: db) }
+        known.remember(Remembered(identity: Identity(profile: profile, isAccount: true), seenAt: now, expiresAt: ends), for: row.id!, at: now)
         return token
+    }
+
+    /// Whether a live session was remembered and when it ends (a password change keeps both).
+    func lifetime(token: String) async throws -> (remember: Bool, expiresAt: Date?)? {
+        guard let row = try await SessionModel.find(Self.hash(token), on: database.db) else { return nil }
+        return (row.remember, row.expiresAt)
     }
 
     /// Ends one session (sign-out; the old session at sign-in).
     func end(token: String) async throws {
         let key = Self.hash(token)
         known.forget(key)
-        try await SessionModel.query(on: database.db).filter(\.$id == key).delete()
+        try await database.write { db in try await SessionModel.query(on: db).filter(\.$id == key).delete() }
     }
 
-    /// Ends every session of a profile but `keeping` (password change, account deletion).
+    /// Ends every session of a profile but `keeping` (password change, account deletion, "sign out
+    /// everywhere else").
     func endAll(profile: UUID, keeping token: String? = nil) async throws {
         let kept = token.map(Self.hash)
         known.forget { key, remembered in remembered.identity.profile == profile && key != kept }
-        var query = SessionModel.query(on: database.db).filter(\.$profileID == profile)
-        if let kept { query = query.filter(\.$id != kept) }
-        try await query.delete()
+        try await database.write { db in
+            var query = SessionModel.query(on: db).filter(\.$profileID == profile)
+            if let kept { query = query.filter(\.$id != kept) }
+            try await query.delete()
+        }
     }
 
     /// Creates a visitor profile and its session; returns the cookie token.
@@ -106,11 +146,12 @@ public final class SessionService: Sendable {
         let now = clock.now()
         let token = Self.newToken()
         let profile = ProfileModel(now: now)
+        let id = profile.id!
         try await database.write { db in
             try await profile.create(on: db)
-            try await SessionModel(tokenHash: Self.hash(token), profileID: profile.id!, now: now).create(on: db)
+            try await SessionModel(tokenHash: Self.hash(token), profileID: id, now: now).create(on: db)
         }
-        known.remember((Identity(profile: profile.id!, isAccount: false), now), for: Self.hash(token), at: now)
-        return (token, profile.id!)
+        known.remember(Remembered(identity: Identity(profile: id, isAccount: false), seenAt: now, expiresAt: nil), for: Self.hash(token), at: now)
+        return (token, id)
     }
 }

@@ -40,6 +40,7 @@ public final class AppDatabase: Sendable {
         AddAccounts(),
         CreateLoginFailures(),
         CreateAPITokens(),
+        AddSessionDetails(),
     ]
 
     private init(

@@ -9,7 +9,8 @@ final class ProfileModel: Model, @unchecked Sendable {
     @ID(key: .id) var id: UUID?
     @Field(key: "kind") var kind: String
     @OptionalField(key: "username") var username: String?
-    /// bcrypt (cost ≥ 12); nil for a visitor.
+    /// `$ps1$` + bcrypt (cost 12) of the password's HMAC-SHA256 (see PasswordHasher); older rows
+    /// hold plain bcrypt until their next sign-in; nil for a visitor.
     @OptionalField(key: "password_hash") var passwordHash: String?
     @OptionalField(key: "role") var role: String?
     @Field(key: "created_at") var createdAt: Date
@@ -33,14 +34,23 @@ final class SessionModel: Model, @unchecked Sendable {
     @Field(key: "profile_id") var profileID: UUID
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "last_seen_at") var lastSeenAt: Date
+    /// When the session ends whatever its use (an account's); nil for a visitor's (idle expiry only).
+    @OptionalField(key: "expires_at") var expiresAt: Date?
+    /// Signed in with "remember me": the cookie outlives the browser.
+    @Field(key: "remember") var remember: Bool
+    /// A short label of the browser, from its User-Agent ("Firefox on Linux"), for the account page.
+    @OptionalField(key: "device") var device: String?
 
     init() {}
 
-    init(tokenHash: String, profileID: UUID, now: Date) {
+    init(tokenHash: String, profileID: UUID, now: Date, expiresAt: Date? = nil, remember: Bool = false, device: String? = nil) {
         self.id = tokenHash
         self.profileID = profileID
         self.createdAt = now
         self.lastSeenAt = now
+        self.expiresAt = expiresAt
+        self.remember = remember
+        self.device = device
     }
 }
 

@@ -80,6 +80,8 @@ enum Route: String, SiteRoute {
     case changePassword = "POST /account/password"
     case createToken = "POST /account/tokens"
     case revokeToken = "POST /account/tokens/:id/revoke"
+    case endSession = "POST /account/sessions/:id/end"
+    case endOtherSessions = "POST /account/sessions/end-others"
     case deleteAccountForm = "GET /account/delete"
     case deleteAccount = "POST /account/delete"
 
@@ -162,6 +164,7 @@ extension Route {
     }
 
     static func revokeTokenLink(_ id: UUID) -> String { revokeToken.link(id.uuidString.lowercased()) }
+    static func endSessionLink(_ handle: String) -> String { endSession.link(handle) }
     static func offerImageLink(_ id: UUID) -> String { offerImage.link(id.uuidString.lowercased()) }
     static func offerClickLink(_ id: Int, title: TitleRef?) -> String {
         offerClick.link(id) + (title.map { "?title=\($0)" } ?? "")

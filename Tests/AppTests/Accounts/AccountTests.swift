@@ -132,9 +132,9 @@ struct AccountTests {
                 #expect(wrong.status == .unprocessableContent && wrong.text.contains("Your current password is not right."))
                 let changed = try await client.postForm(
                     "/account/password", [("current", Self.password), ("password", "a new long passphrase")], cookie: first)
-                #expect(changed.status == .seeOther && changed.headers[.location] == "/account?done=password")
+                #expect(changed.status == .seeOther && changed.headers[.location] == "/account?done=password-tokens")
                 let renewed = try #require(changed.sessionCookie)
-                let page = try await client.get("/account?done=password", cookie: renewed)
+                let page = try await client.get("/account?done=password-tokens", cookie: renewed)
                 #expect(page.status == .ok && page.text.contains("Password changed."))
                 #expect(try await client.get("/account", cookie: first).status == .unauthorized)
                 #expect(try await client.get("/account", cookie: second).status == .unauthorized)
@@ -164,12 +164,12 @@ struct AccountTests {
         }
     }
 
-    @Test("a session unused for 30 days has ended")
+    @Test("a remembered session unused for 30 days has ended")
     func idleExpiry() async throws {
         try await TestApp.with { app in
             try await app.test { client in
                 let cookie = try #require(
-                    try await client.postForm("/account/signup", [("username", "gus"), ("password", Self.password)]).sessionCookie)
+                    try await client.postForm("/account/signup", [("username", "gus"), ("password", Self.password), ("remember", "1")]).sessionCookie)
                 app.clock.advance(29 * 86_400)
                 #expect(try await client.get("/account", cookie: cookie).status == .ok)
                 app.clock.advance(31 * 86_400)
@@ -178,7 +178,7 @@ struct AccountTests {
         }
     }
 
-    @Test("passwords are stored as bcrypt hashes of cost 12, never as text")
+    @Test("passwords are stored as marked bcrypt hashes (cost 12) of their HMAC, never as text")
     func bcryptStored() async throws {
         try await TestApp.with { app in
             try await app.test { client in
@@ -186,7 +186,7 @@ struct AccountTests {
                 let rows = try await ProfileModel.query(on: app.services.database.db).all()
                 let row = try #require(rows.first { $0.username == "hal" })
                 let hash = try #require(row.passwordHash)
-                #expect(hash.hasPrefix("$2b$12$") || hash.hasPrefix("$2a$12$") || hash.hasPrefix("$2y$12$"))
+                #expect(hash.hasPrefix("$ps1$$2b$12$") || hash.hasPrefix("$ps1$$2a$12$") || hash.hasPrefix("$ps1$$2y$12$"))
                 #expect(!hash.contains(Self.password))
             }
         }

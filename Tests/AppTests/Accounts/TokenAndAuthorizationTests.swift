@@ -26,9 +26,10 @@ struct TokenAndAuthorizationTests {
     @Test("the account page makes a token shown once and stored hashed, lists it by name, and revoking ends it")
     func tokenLifecycle() async throws {
         try await TestApp.with { app in
-            let ana = try await app.signedIn("ana")
+            let ana = try await app.signedIn("ana", password: AccountTests.password)
             try await app.test { client in
-                let made = try await client.postForm(Route.createToken.path, [("name", "backup <script>")], cookie: ana.cookie)
+                let made = try await client.postForm(
+                    Route.createToken.path, [("name", "backup <script>"), ("password", AccountTests.password)], cookie: ana.cookie)
                 #expect(made.status == .ok)
                 #expect(made.headers[.cacheControl] == "no-store")
                 let token = try #require(made.text.firstMatch(of: #/class="token-value"[^>]*value="(ps_[A-Za-z0-9_-]{43})"/#)?.output.1).description
@@ -63,7 +64,7 @@ struct TokenAndAuthorizationTests {
     @Test("token names are required and limited; an account has at most 25 tokens; visitors have none")
     func tokenRules() async throws {
         try await TestApp.with { app in
-            let ana = try await app.signedIn("ana")
+            let ana = try await app.signedIn("ana", password: AccountTests.password)
             try await app.test { client in
                 for name in ["", "   ", String(repeating: "n", count: 61)] {
                     let response = try await client.postForm(Route.createToken.path, [("name", name)], cookie: ana.cookie)
@@ -71,7 +72,8 @@ struct TokenAndAuthorizationTests {
                     #expect(response.text.contains("Name the token"), "\(name.count)")
                 }
                 for index in 0..<APITokenService.maxPerAccount { _ = try await app.services.tokens.create(profile: ana.profile, name: "t\(index)") }
-                let full = try await client.postForm(Route.createToken.path, [("name", "one more")], cookie: ana.cookie)
+                let full = try await client.postForm(
+                    Route.createToken.path, [("name", "one more"), ("password", AccountTests.password)], cookie: ana.cookie)
                 #expect(full.status == .unprocessableContent && full.text.contains("at most 25 tokens"))
                 // A visitor (a saved film, no account) is asked to sign in.
                 let save = try await client.postForm("/library/movies/1001", [("favorite", "1")])

@@ -16,7 +16,7 @@ struct MigrationSchemaTests {
     func names() {
         let expected = [
             "App.CreateProfiles", "App.CreateLibraryEntries", "App.CreateCatalogCache", "App.CreateSearchTables", "App.CreateOffers",
-            "App.SeedDemoOffers", "App.AddAccounts", "App.CreateLoginFailures", "App.CreateAPITokens",
+            "App.SeedDemoOffers", "App.AddAccounts", "App.CreateLoginFailures", "App.CreateAPITokens", "App.AddSessionDetails",
         ]
         #expect(AppDatabase.migrations.map(\.name) == expected)
         // Fluent's default name, which older versions of these migrations were recorded under.

@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
 
-/// Sign-up, sign-in, sign-out and the account page (password change, account deletion).
+/// Sign-up, sign-in, sign-out and the account page (sessions, password change, API tokens, account
+/// deletion: AccountController+Settings).
 struct AccountController {
     let accounts: AccountService
     let tokens: APITokenService
@@ -17,7 +18,10 @@ struct AccountController {
             let notice: String? =
                 switch request.uri.queryParameters["done"] {
                 case "password": "Password changed. You were signed out everywhere else."
+                case "password-tokens": "Password changed. You were signed out everywhere else, and your API tokens were revoked."
                 case "revoked": "Token revoked: calls made with it are refused from now on."
+                case "session": "That device was signed out."
+                case "others": "Every other device was signed out."
                 default: nil
                 }
             return try await accountPage(context, notice: notice, failure: nil)
@@ -25,6 +29,8 @@ struct AccountController {
         router.on(Route.changePassword) { request, context in try await changePassword(request, context) }
         router.on(Route.createToken) { request, context in try await createToken(request, context) }
         router.on(Route.revokeToken) { request, context in try await revokeToken(request, context) }
+        router.on(Route.endSession) { _, context in try await endSession(context) }
+        router.on(Route.endOtherSessions) { _, context in try await endOtherSessions(context) }
         router.on(Route.deleteAccountForm) { _, context in try await deletePage(context, error: nil) }
         router.on(Route.deleteAccount) { request, context in try await deleteAccount(request, context) }
     }
@@ -35,6 +41,15 @@ struct AccountController {
         var current: String?
         var next: String?
         var name: String?
+        /// The "remember me" checkbox: present when ticked.
+        var remember: String?
+        /// The "keep my API tokens" checkbox of the password form.
+        var keepTokens: String?
+
+        enum CodingKeys: String, CodingKey {
+            case username, password, current, next, name, remember
+            case keepTokens = "keep_tokens"
+        }
     }
 
     func nextPath(_ request: Request) -> String {
@@ -42,9 +57,10 @@ struct AccountController {
     }
 
     func credentialsPage(
-        _ mode: CredentialsPage.Mode, next: String, username: String = "", errors: [String: String] = [:], status: HTTPResponse.Status = .ok
+        _ mode: CredentialsPage.Mode, next: String, username: String = "", remember: Bool = false, errors: [String: String] = [:],
+        status: HTTPResponse.Status = .ok
     ) throws -> Response {
-        try renderer.response(CredentialsPage(mode: mode, next: next, username: username, errors: errors), status: status)
+        try renderer.response(CredentialsPage(mode: mode, next: next, username: username, remember: remember, errors: errors), status: status)
     }
 
     func submit(_ mode: CredentialsPage.Mode, _ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -52,30 +68,40 @@ struct AccountController {
         let next = Route.safeReturnPath(form.next, fallback: Route.libraryList(.all))
         let username = form.username ?? ""
         let password = form.password ?? ""
-        let visitorToken = context.sessionToken
+        let remember = (try? FormInput.flag(form.remember, "remember")) == true
+        let client = AccountService.Client(
+            address: context.clientAddress ?? "unknown", device: DeviceLabel.from(userAgent: request.headers[.userAgent]), remember: remember
+        )
         do {
             let result =
                 mode == .signUp
-                ? try await accounts.signUp(username: username, password: password, visitor: context.profileID, visitorToken: visitorToken)
+                ? try await accounts.signUp(
+                    username: username, password: password, visitor: context.profileID, visitorToken: context.sessionToken, client: client)
                 : try await accounts.signIn(
-                    username: username, password: password, visitor: context.profileID, visitorToken: visitorToken,
-                    address: context.clientAddress ?? "unknown"
-                )
+                    username: username, password: password, visitor: context.profileID, visitorToken: context.sessionToken, client: client)
             var response = Response.redirect(to: next, type: .normal)
-            response.setCookie(context.cookies.session(result.token))
+            response.setCookie(context.cookies.session(result.token, maxAge: result.cookieMaxAge))
             return response
         } catch let failure as AccountService.Failure {
-            switch failure {
-            case .invalid(let errors):
-                return try credentialsPage(mode, next: next, username: username, errors: errors, status: .unprocessableContent)
-            case .wrongCredentials:
-                return try credentialsPage(mode, next: next, username: username, errors: ["form": failure.description], status: .unauthorized)
-            case .throttled(let seconds):
-                return try await throttled(seconds) {
-                    try credentialsPage(mode, next: next, username: username, errors: ["form": failure.description])
+            let page = { (status: HTTPResponse.Status, errors: [String: String]) in
+                try credentialsPage(mode, next: next, username: username, remember: remember, errors: errors, status: status)
+            }
+            return try await answer(failure) { failure in
+                switch failure {
+                case .invalid(let errors): try page(.unprocessableContent, errors)
+                default: try page(failure == .wrongCredentials ? .unauthorized : .ok, ["form": failure.description])
                 }
             }
         }
+    }
+
+    /// The page for a failure, as 429 (throttled) or 503 (busy) with Retry-After when it says "not now".
+    func answer(_ failure: AccountService.Failure, _ page: (AccountService.Failure) async throws -> Response) async throws -> Response {
+        var response = try await page(failure)
+        guard let seconds = failure.retryAfter else { return response }
+        if case .busy = failure { response.status = .serviceUnavailable } else { response.status = .tooManyRequests }
+        response.headers[.retryAfter] = String(seconds)
+        return response
     }
 
     func signOut(_ context: AppRequestContext) async throws -> Response {
@@ -93,92 +119,5 @@ struct AccountController {
     /// The signed-in account behind the request's session, if any.
     func signedIn(_ context: AppRequestContext) async throws -> AccountService.Account? {
         try await accounts.account(context.profileID)
-    }
-
-    func accountPage(
-        _ context: AppRequestContext, notice: String?, failure: [String: String]?, newToken: AccountPage.NewToken? = nil
-    ) async throws -> Response {
-        guard let account = try await signedIn(context) else {
-            return try signInRequired(Route.account.path)
-        }
-        let tokens = try await tokens.list(profile: account.id)
-        let page = AccountPage(account: account, tokens: tokens, newToken: newToken, notice: notice, errors: failure ?? [:])
-        var response = try renderer.response(page, status: failure == nil ? .ok : .unprocessableContent)
-        // The page can hold a token shown once: no cache keeps it.
-        response.headers[.cacheControl] = "no-store"
-        return response
-    }
-
-    func createToken(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try signInRequired(Route.account.path) }
-        let form = try await FormInput.decode(Form.self, request, context)
-        do {
-            let made = try await tokens.create(profile: account.id, name: form.name ?? "")
-            return try await accountPage(context, notice: nil, failure: nil, newToken: .init(name: made.record.name, token: made.token))
-        } catch let failure as APITokenService.Failure {
-            return try await accountPage(context, notice: nil, failure: ["name": failure.description])
-        }
-    }
-
-    func revokeToken(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try signInRequired(Route.account.path) }
-        // Another account's token is as unknown as one that never existed.
-        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)),
-            try await tokens.revoke(profile: account.id, id: id)
-        else {
-            return try ErrorPages.notFound(renderer, "You have no such API token. It may have been revoked already.")
-        }
-        return Response.redirect(to: Route.account.path + "?done=revoked#tokens", type: .normal)
-    }
-
-    func changePassword(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try signInRequired(Route.account.path) }
-        let form = try await FormInput.decode(Form.self, request, context)
-        do {
-            let token = try await accounts.changePassword(
-                account: account.id, current: form.current ?? "", new: form.password ?? "", address: context.clientAddress ?? "unknown"
-            )
-            // A new page, not this answer: its forms must carry the new session's token.
-            var response = Response.redirect(to: Route.account.path + "?done=password", type: .normal)
-            response.setCookie(context.cookies.session(token))
-            return response
-        } catch let failure as AccountService.Failure {
-            switch failure {
-            case .invalid(let errors): return try await accountPage(context, notice: nil, failure: errors)
-            case .throttled(let seconds):
-                return try await throttled(seconds) { try await accountPage(context, notice: nil, failure: ["current": failure.description]) }
-            case .wrongCredentials: return try signInRequired(Route.account.path)
-            }
-        }
-    }
-
-    /// 429 with Retry-After around the page that says so.
-    func throttled(_ seconds: Int, _ page: () async throws -> Response) async throws -> Response {
-        var response = try await page()
-        response.status = .tooManyRequests
-        response.headers[.retryAfter] = String(seconds)
-        return response
-    }
-
-    func deletePage(_ context: AppRequestContext, error: String?) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try signInRequired(Route.deleteAccount.path) }
-        return try renderer.response(DeleteAccountPage(username: account.username, error: error), status: error == nil ? .ok : .unprocessableContent)
-    }
-
-    func deleteAccount(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        guard let account = try await signedIn(context) else { return try signInRequired(Route.deleteAccount.path) }
-        let form = try await FormInput.decode(Form.self, request, context)
-        do {
-            try await accounts.deleteAccount(account: account.id, password: form.password ?? "", address: context.clientAddress ?? "unknown")
-        } catch let failure as AccountService.Failure {
-            switch failure {
-            case .invalid(let errors): return try await deletePage(context, error: errors.values.first)
-            case .throttled(let seconds): return try await throttled(seconds) { try await deletePage(context, error: failure.description) }
-            case .wrongCredentials: return try signInRequired(Route.account.path)
-            }
-        }
-        var response = Response.redirect(to: Route.home.path, type: .normal)
-        response.setCookie(context.cookies.clearedSession)
-        return response
     }
 }

@@ -15,11 +15,15 @@ struct CredentialsPage: Page {
     let otherLabel: String
     let next: String
     let username: String
+    /// "Remember me" stays ticked when the form comes back with an error.
+    let remember: Bool
     let errors: [String: String]
     let minimum = PasswordPolicy.minimum
     let maximum = PasswordPolicy.maximum
+    let rememberedDays = Int(SessionService.rememberedLifetime / 86_400)
+    let browserHours = Int(SessionService.browserLifetime / 3600)
 
-    init(mode: Mode, next: String, username: String, errors: [String: String]) {
+    init(mode: Mode, next: String, username: String, remember: Bool = false, errors: [String: String]) {
         isSignUp = mode == .signUp
         heading = isSignUp ? "Create your account" : "Sign in"
         chrome = Chrome(heading, tab: .library)
@@ -29,6 +33,7 @@ struct CredentialsPage: Page {
         otherLabel = isSignUp ? "Already have an account? Sign in" : "New here? Create an account"
         self.next = next
         self.username = username
+        self.remember = remember
         self.errors = errors
     }
 }
@@ -39,6 +44,15 @@ struct AccountPage: Page {
     struct NewToken {
         let name: String
         let token: String
+    }
+
+    struct SessionRow {
+        let device: String
+        let created: String
+        let lastSeen: String
+        let remembered: Bool
+        let isCurrent: Bool
+        let endURL: String
     }
 
     struct TokenRow {
@@ -52,6 +66,8 @@ struct AccountPage: Page {
     let chrome = Chrome("Your account", tab: .library)
     let username: String
     let isAdmin: Bool
+    let sessions: [SessionRow]
+    let hasOtherSessions: Bool
     let tokens: [TokenRow]
     let hasTokens: Bool
     let newToken: NewToken?
@@ -63,12 +79,24 @@ struct AccountPage: Page {
     let passwordURL = Route.changePassword.path
     let deleteURL = Route.deleteAccount.path
     let tokensURL = Route.createToken.path
+    let endOthersURL = Route.endOtherSessions.path
     let adminURL = AdminRoute.offers.path
     let apiDocsURL = APIRoute.document.path
 
-    init(account: AccountService.Account, tokens: [APITokenService.Token], newToken: NewToken?, notice: String?, errors: [String: String]) {
+    init(
+        account: AccountService.Account, sessions: [SessionService.Active], tokens: [APITokenService.Token], newToken: NewToken?,
+        notice: String?, errors: [String: String]
+    ) {
         username = account.username
         isAdmin = account.isAdmin
+        self.sessions = sessions.map {
+            SessionRow(
+                device: $0.device ?? DeviceLabel.unknown, created: UTCFormatters.moment.string(from: $0.createdAt),
+                lastSeen: UTCFormatters.moment.string(from: $0.lastSeenAt),
+                remembered: $0.remember, isCurrent: $0.isCurrent, endURL: Route.endSessionLink($0.handle)
+            )
+        }
+        hasOtherSessions = sessions.contains { !$0.isCurrent }
         self.tokens = tokens.map {
             TokenRow(
                 name: $0.name, hint: $0.hint, created: UTCFormatters.longDay.string(from: $0.createdAt),

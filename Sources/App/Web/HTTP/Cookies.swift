@@ -56,12 +56,15 @@ struct CookieJar: Sendable {
         request.cookies[name(base)]?.value
     }
 
-    func make(_ base: String, _ value: String, maxAge: Int) -> Cookie {
+    /// `maxAge` nil: a browser-session cookie (no Max-Age or Expires), gone when the browser closes.
+    func make(_ base: String, _ value: String, maxAge: Int?) -> Cookie {
         Cookie(name: name(base), value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
 
     func cleared(_ base: String) -> Cookie { make(base, "", maxAge: 0) }
 
-    func session(_ token: String) -> Cookie { make(Self.session, token, maxAge: 400 * 24 * 3600) }
+    /// The session cookie: see `SessionService` for the lifetimes (`maxAge` nil without "remember
+    /// me", what is left of the session's life with it, the idle timeout for a visitor).
+    func session(_ token: String, maxAge: Int?) -> Cookie { make(Self.session, token, maxAge: maxAge) }
     var clearedSession: Cookie { cleared(Self.session) }
 }

@@ -7,6 +7,7 @@ enum SessionCookie {
     static func profileForWrite(_ context: AppRequestContext, _ sessions: SessionService) async throws -> (UUID, Cookie?) {
         if let existing = context.profileID { return (existing, nil) }
         let started = try await sessions.startVisitor()
-        return (started.profile, context.cookies.session(started.token))
+        // A visitor's cookie lasts no longer than an unused session does.
+        return (started.profile, context.cookies.session(started.token, maxAge: sessions.visitorCookieMaxAge))
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import SQLKit
+
+/// Attempts counted in a sliding window, per key (a username, a client address), in the database so
+/// every server counts the same ones.
+///
+/// Check and record are one step: an attempt's row is written first, then the rows in the window
+/// are counted, its own included. Two attempts at once each see the other (whichever commits
+/// second counts both), so no more than `limit` ever get through; one over the limit deletes its
+/// row again and is told how long to wait. Counting first and writing after let 60 parallel
+/// guesses all through.
+struct AttemptWindow: Sendable {
+    let database: AppDatabase
+    let clock: any AppClock
+    /// Literal names: the table, and the column holding the attempt's time.
+    let table: String
+    let timeColumn: String
+    let limit: Int
+    let window: TimeInterval
+
+    /// An admitted attempt: its row, until it is cleared or kept as a failure.
+    struct Ticket: Sendable, Equatable {
+        let id: UUID
+    }
+
+    enum Admission: Sendable, Equatable {
+        case allowed(Ticket)
+        /// Over the limit for one of the keys: seconds until an attempt is allowed again.
+        case refused(retryAfter: Int)
+    }
+
+    func admit(_ keys: [(column: String, value: String)]) async throws -> Admission {
+        let id = UUID()
+        let now = clock.now()
+        let columns = ["id"] + keys.map(\.column) + [timeColumn]
+        let values: [any SQLExpression] = [SQLBind(id)] + keys.map { SQLBind($0.value) } + [SQLBind(now)]
+        try await database.writeSQL { [table] sql in
+            try await sql.insert(into: table).columns(columns).values(values).run()
+        }
+        var waits: [Int] = []
+        for (column, value) in keys {
+            let rows = try await database.sql.raw(
+                """
+                SELECT \(ident: timeColumn) AS at FROM \(ident: table)
+                WHERE \(ident: column) = \(bind: value) AND \(ident: timeColumn) > \(bind: now.addingTimeInterval(-window))
+                ORDER BY \(ident: timeColumn) DESC LIMIT \(unsafeRaw: String(limit + 1))
+                """
+            ).all()
+            guard rows.count > limit else { continue }
+            // This attempt is among the newest; the others' limit-th newest must leave the window.
+            let oldest = try rows[limit].decode(column: "at", as: Date.self)
+            waits.append(max(1, Int(oldest.addingTimeInterval(window).timeIntervalSince(now).rounded(.up))))
+        }
+        guard let wait = waits.max() else { return .allowed(Ticket(id: id)) }
+        try await remove(Ticket(id: id))
+        return .refused(retryAfter: wait)
+    }
+
+    /// The attempt no longer counts (it succeeded, or ended before its answer).
+    func remove(_ ticket: Ticket) async throws {
+        try await database.writeSQL { sql in
+            try await sql.raw("DELETE FROM \(ident: table) WHERE id = \(bind: ticket.id)").run()
+        }
+    }
+
+    /// Every attempt of a key goes (a right password clears its username's count).
+    func clear(_ column: String, _ value: String) async throws {
+        try await database.writeSQL { sql in
+            try await sql.raw("DELETE FROM \(ident: table) WHERE \(ident: column) = \(bind: value)").run()
+        }
+    }
+
+    /// Deletes up to `batch` rows that have left the window; returns how many (the clean-up's step).
+    func sweep(batch: Int) async throws -> Int {
+        let before = clock.now().addingTimeInterval(-window)
+        return try await database.writeSQL { sql in
+            let ids = try await sql.raw(
+                "SELECT id FROM \(ident: table) WHERE \(ident: timeColumn) <= \(bind: before) LIMIT \(unsafeRaw: String(batch))"
+            ).all().map { try $0.decode(column: "id", as: UUID.self) }
+            guard !ids.isEmpty else { return 0 }
+            try await sql.raw("DELETE FROM \(ident: table) WHERE id IN (\(binds: ids.map { $0 as any Encodable & Sendable }))").run()
+            return ids.count
+        }
+    }
+}
