@@ -189,6 +189,7 @@ def test_an_api_token_is_shown_once_works_for_the_account_and_stops_working_once
     assert not token_rows(browser)
     assert "You have no API tokens." in text_of(browser.find_element(By.CSS_SELECTOR, ".account-page"))
     fill(browser, "form.token-form input[name=name]", TOKEN_NAME)
+    fill(browser, "form.token-form input[name=password]", password_for(username))
     submit(browser, "Create token")
 
     # 2. The token is shown this once, and listed by its name.

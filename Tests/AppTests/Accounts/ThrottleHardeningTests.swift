@@ -25,12 +25,17 @@ struct ThrottleHardeningTests {
                     }
                     return try await group.reduce(into: [HTTPResponse.Status]()) { $0.append($1) }
                 }
+                let checked = statuses.filter { $0 == .unauthorized }.count
                 #expect(statuses.count == 60)
-                #expect(statuses.filter { $0 == .unauthorized }.count <= LoginThrottle.limit)
-                #expect(statuses.allSatisfy { $0 == .unauthorized || $0 == .tooManyRequests }, "\(statuses)")
-                let kept = try await app.services.database.sql.raw("SELECT COUNT(*) AS n FROM login_failures").first()?
-                    .decode(column: "n", as: Int.self)
-                #expect(kept == statuses.filter { $0 == .unauthorized }.count, "only the checked attempts stay as failures")
+                #expect(checked <= LoginThrottle.limit, "\(statuses)")
+                // 429, or (PostgreSQL under the whole suite's load: one pooled connection per event loop)
+                // the retry page of a request that waited too long for the database: never a sign-in.
+                #expect(statuses.allSatisfy { [.unauthorized, .tooManyRequests, .serviceUnavailable].contains($0) }, "\(statuses)")
+                #expect(statuses.filter { $0 == .tooManyRequests }.count >= 60 - LoginThrottle.limit, "\(statuses)")
+                let kept =
+                    try await app.services.database.sql.raw("SELECT COUNT(*) AS n FROM login_failures").first()?
+                    .decode(column: "n", as: Int.self) ?? -1
+                #expect(kept <= LoginThrottle.limit && kept >= checked, "the checked attempts stay as failures")
             }
         }
     }
