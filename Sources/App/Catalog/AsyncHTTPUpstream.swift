@@ -42,13 +42,17 @@ public final class AsyncHTTPUpstream: UpstreamHTTP {
     }
 
     public func get(_ url: URL, headers: [(String, String)]) async throws(UpstreamError) -> UpstreamResponse {
+        try await get(url, headers: headers, maxBytes: Self.maxBodyBytes)
+    }
+
+    public func get(_ url: URL, headers: [(String, String)], maxBytes: Int) async throws(UpstreamError) -> UpstreamResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "User-Agent", value: userAgent)
         request.headers.add(name: "Accept", value: "application/json, text/javascript, image/*;q=0.9, */*;q=0.5")
         for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
         do {
             let response = try await client.execute(request, timeout: totalTimeout)
-            let body = try await response.body.collect(upTo: Self.maxBodyBytes)
+            let body = try await response.body.collect(upTo: min(maxBytes, Self.maxBodyBytes))
             return UpstreamResponse(
                 status: Int(response.status.code),
                 contentType: response.headers.first(name: "Content-Type"),

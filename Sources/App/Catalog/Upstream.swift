@@ -45,11 +45,19 @@ public enum UpstreamError: Error, Sendable, Equatable {
 /// The one door to the network. Tests swap it for fixtures or point it at a stub server.
 public protocol UpstreamHTTP: Sendable {
     func get(_ url: URL, headers: [(String, String)]) async throws(UpstreamError) -> UpstreamResponse
+    /// The same, abandoning a body past `maxBytes` as it streams in (`.malformed`).
+    func get(_ url: URL, headers: [(String, String)], maxBytes: Int) async throws(UpstreamError) -> UpstreamResponse
     /// Whether the host of `url` answers at all (any HTTP status counts), without spending API calls.
     func isReachable(_ url: URL) async -> Bool
 }
 
 extension UpstreamHTTP {
+    public func get(_ url: URL, headers: [(String, String)], maxBytes: Int) async throws(UpstreamError) -> UpstreamResponse {
+        let response = try await get(url, headers: headers)
+        guard response.body.count <= maxBytes else { throw .malformed("body too large") }
+        return response
+    }
+
     public func isReachable(_ url: URL) async -> Bool {
         do {
             _ = try await get(url, headers: [])

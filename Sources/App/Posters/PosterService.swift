@@ -23,6 +23,8 @@ public final class PosterService: Sendable {
     let imageBaseURL: String?
     let offline: Bool
     let breaker: HostBreaker
+    /// At most 20 fetches a second per image host, whatever the number of distinct posters asked for.
+    let throttle: HostThrottle
     let logger: Logger
     private let flight = SingleFlight<String, Data, UpstreamError>()
 
@@ -32,15 +34,33 @@ public final class PosterService: Sendable {
         self.imageBaseURL = imageBaseURL
         self.offline = offline
         self.breaker = breaker
+        self.throttle = HostThrottle(limit: 20, window: 1, clock: breaker.clock)
         self.logger = logger
     }
 
-    /// Apple's artwork CDN and TVMaze's image host. Nothing else is ever fetched.
+    /// Apple's artwork CDN and TVMaze's image host, over HTTPS. Nothing else is ever fetched.
     public static func isAllowed(_ url: URL) -> Bool {
-        guard let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
-            let host = url.host?.lowercased(), url.user == nil, url.port == nil || url.port == 443 || url.port == 80
-        else { return false }
-        return host == "static.tvmaze.com"
+        canonical(url.absoluteString) != nil
+    }
+
+    /// The one spelling of a poster address, which is also its cache key: `https://host/path`, the
+    /// host in lower case, no port, user, query or fragment (`?v=2`, `#x`, `:443` and letter-case
+    /// variants are one file). Refused (nil): anything but HTTPS on an allowed host, and any path
+    /// with escapes or `.`/`..` segments, so no decoding can climb out of a host's folder.
+    static func canonical(_ source: String) -> String? {
+        guard let parts = URLComponents(string: source), parts.scheme?.lowercased() == "https", let host = parts.host?.lowercased(),
+            parts.user == nil, parts.password == nil, parts.port == nil || parts.port == 443, isAllowedHost(host)
+        else { return nil }
+        let path = parts.percentEncodedPath
+        guard path.hasPrefix("/"), path.utf8.count <= 512,
+            path.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "/._-".contains($0)) }),
+            !path.split(separator: "/").contains(where: { $0 == "." || $0 == ".." })
+        else { return nil }
+        return "https://\(host)\(path)"
+    }
+
+    private static func isAllowedHost(_ host: String) -> Bool {
+        host == "static.tvmaze.com"
             || (host.hasSuffix(".mzstatic.com")
                 && host.dropLast(".mzstatic.com".count).allSatisfy {
                     $0.isLetter || $0.isNumber || $0 == "-"
@@ -49,13 +69,13 @@ public final class PosterService: Sendable {
 
     public func poster(source: String?, seed: Int, title: String) async throws(PosterError) -> Image {
         guard let source else { return generated(seed: seed, title: title) }
-        guard let url = URL(string: source), Self.isAllowed(url) else { throw .hostNotAllowed }
-        let file = directory.appendingPathComponent(Self.fileName(for: source))
+        guard let canonical = Self.canonical(source), let url = URL(string: canonical) else { throw .hostNotAllowed }
+        let file = directory.appendingPathComponent(Self.fileName(for: canonical))
         if let data = try? Data(contentsOf: file) {
             return Image(body: data, contentType: Self.sniffContentType(data), isGenerated: false)
         }
         let fetchURL = rewritten(url)
-        let result = await flight.run(source) { [self] in await self.fetch(fetchURL, into: file) }
+        let result = await flight.run(canonical) { [self] in await self.fetch(fetchURL, into: file) }
         switch result {
         case .success(let data): return Image(body: data, contentType: Self.sniffContentType(data), isGenerated: false)
         case .failure: return generated(seed: seed, title: title)
@@ -73,18 +93,21 @@ public final class PosterService: Sendable {
         Hex.string(SHA256.hash(data: Data(source.utf8))) + ".img"
     }
 
+    /// `IMAGE_BASE_URL/<host>/<path>` from the canonical address (its path has no escapes or dot segments).
     private func rewritten(_ url: URL) -> URL {
         guard let imageBaseURL, let host = url.host else { return url }
-        return URL(string: "\(imageBaseURL)/\(host)\(url.path)") ?? url
+        return URL(string: "\(imageBaseURL)/\(host)\(url.path(percentEncoded: true))") ?? url
     }
 
     private func fetch(_ url: URL, into file: URL) async -> Result<Data, UpstreamError> {
         if offline { return .failure(.offlineMode) }
         let host = url.host ?? ""
         if breaker.isOpen(host) { return .failure(.hostDown) }
+        guard throttle.tryAcquire(host) else { return .failure(.throttled) }
         let response: UpstreamResponse
         do {
-            response = try await http.get(url, headers: [("Accept", "image/*")])
+            // Streamed with the cap: a larger answer is abandoned at 5 MiB, never held whole.
+            response = try await http.get(url, headers: [("Accept", "image/*")], maxBytes: Self.maxImageBytes)
         } catch {
             if error.isUnreachable { breaker.recordUnreachable(host) }
             return .failure(error)
