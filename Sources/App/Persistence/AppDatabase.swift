@@ -40,6 +40,8 @@ public final class AppDatabase: Sendable {
         AddAccounts(),
         CreateLoginFailures(),
         CreateAPITokens(),
+        // 010: reserved for another branch (the lead merges the order).
+        CountClicksOnce(),
     ]
 
     private init(

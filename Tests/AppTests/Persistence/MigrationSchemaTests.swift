@@ -17,6 +17,8 @@ struct MigrationSchemaTests {
         let expected = [
             "App.CreateProfiles", "App.CreateLibraryEntries", "App.CreateCatalogCache", "App.CreateSearchTables", "App.CreateOffers",
             "App.SeedDemoOffers", "App.AddAccounts", "App.CreateLoginFailures", "App.CreateAPITokens",
+            // 010: reserved for another branch.
+            "App.CountClicksOnce",
         ]
         #expect(AppDatabase.migrations.map(\.name) == expected)
         // Fluent's default name, which older versions of these migrations were recorded under.
