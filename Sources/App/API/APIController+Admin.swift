@@ -148,8 +148,14 @@ extension APIController {
                     body: .json(
                         .init(
                             offerId: id, from: range.from, to: range.to,
-                            rows: report.rows.map { .init(day: $0.day, impressions: $0.impressions, clicks: $0.clicks, ctr: Self.ctr($0)) },
-                            totals: .init(impressions: report.totals.impressions, clicks: report.totals.clicks, ctr: Self.ctr(report.totals))
+                            rows: report.rows.map {
+                                .init(
+                                    day: $0.day, impressions: $0.impressions, clicks: $0.clicks, discarded: $0.discarded,
+                                    discardedRepeats: $0.repeats, discardedCrossSite: $0.crossSite, ctr: Self.ctr($0))
+                            },
+                            totals: .init(
+                                impressions: report.totals.impressions, clicks: report.totals.clicks, discarded: report.totals.discarded,
+                                discardedRepeats: report.totals.repeats, discardedCrossSite: report.totals.crossSite, ctr: Self.ctr(report.totals))
                         ))))
         } catch {
             return .serviceUnavailable(.init(body: .applicationProblemJson(loadFailed(error))))
@@ -161,7 +167,7 @@ extension APIController {
     static let offerIDProblem = "id must be a positive offer id."
     static func noOffer(_ id: Int) -> String { "There is no offer with id \(id)." }
 
-    /// Clicks per impression in percent, two decimals; nil without impressions.
+    /// Counted clicks per impression in percent, two decimals; nil without impressions.
     static func ctr(_ row: OfferReport.Row) -> Double? {
         row.impressions == 0 ? nil : (Double(row.clicks) * 10_000 / Double(row.impressions)).rounded() / 100
     }

@@ -143,7 +143,7 @@ public struct OfferAdmin: Sendable {
         OfferReport(range: range, counts: try await tracker.daily(scope, from: range.from, to: range.to))
     }
 
-    func totals(range: ReportRange) async throws -> [Int: (impressions: Int, clicks: Int)] {
+    func totals(range: ReportRange) async throws -> [Int: OfferCounts] {
         try await tracker.totalsPerOffer(from: range.from, to: range.to)
     }
 

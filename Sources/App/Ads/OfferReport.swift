@@ -41,49 +41,64 @@ public struct ReportRange: Sendable, Equatable {
     }
 }
 
-/// Impressions, clicks and click-through rate per day, with totals, as a table, a CSV file and an SVG chart.
+/// Impressions, counted clicks, discarded clicks and click-through rate per day, with totals, as a
+/// table, a CSV file and an SVG chart. The rate is counted clicks per impression.
 public struct OfferReport: Sendable {
+    /// Stored values only: templates read them through reflection.
     public struct Row: Sendable, Equatable {
         public let day: String
         public let impressions: Int
+        /// Counted clicks: the first per visitor, offer and 30-minute window.
         public let clicks: Int
+        /// Clicks recorded but not counted: `repeats` + `crossSite`.
+        public let discarded: Int
+        public let repeats: Int
+        public let crossSite: Int
         /// Clicks per impression as a percentage text ("2.5 %"), "–" without impressions.
         public let rate: String
+
+        init(day: String, _ counts: OfferCounts) {
+            self.day = day
+            impressions = counts.impressions
+            clicks = counts.clicks
+            discarded = counts.discarded
+            repeats = counts.repeats
+            crossSite = counts.crossSite
+            rate = OfferReport.rate(counts.clicks, counts.impressions)
+        }
     }
 
     public let range: ReportRange
     public let rows: [Row]
     public let totals: Row
 
-    init(range: ReportRange, counts: [String: (impressions: Int, clicks: Int)]) {
+    init(range: ReportRange, counts: [String: OfferCounts]) {
         self.range = range
-        rows = range.days.map { day in
-            let count = counts[day] ?? (0, 0)
-            return Row(day: day, impressions: count.impressions, clicks: count.clicks, rate: Self.rate(count.clicks, count.impressions))
-        }
-        let impressions = rows.reduce(0) { $0 + $1.impressions }
-        let clicks = rows.reduce(0) { $0 + $1.clicks }
-        totals = Row(day: "Total", impressions: impressions, clicks: clicks, rate: Self.rate(clicks, impressions))
+        rows = range.days.map { day in Row(day: day, counts[day] ?? OfferCounts()) }
+        totals = Row(day: "Total", range.days.reduce(OfferCounts()) { $0 + (counts[$1] ?? OfferCounts()) })
     }
 
     static func rate(_ clicks: Int, _ impressions: Int) -> String {
         impressions == 0 ? "–" : String(format: "%.1f %%", Double(clicks) * 100 / Double(impressions))
     }
 
-    /// `day,impressions,clicks,ctr_percent`; CTR empty without impressions. Values are numbers and
-    /// ISO days only, so no cell can start a spreadsheet formula.
+    /// `day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site`: counted clicks, their
+    /// CTR (empty without impressions), then the clicks not counted, by reason (added last, so the first
+    /// four columns read as before). Values are numbers and ISO days only, so no cell can start a
+    /// spreadsheet formula.
     public var csv: String {
-        var lines = ["day,impressions,clicks,ctr_percent"]
+        var lines = ["day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site"]
         for row in rows {
             let ctr = row.impressions == 0 ? "" : String(format: "%.2f", Double(row.clicks) * 100 / Double(row.impressions))
-            lines.append("\(row.day),\(row.impressions),\(row.clicks),\(ctr)")
+            lines.append("\(row.day),\(row.impressions),\(row.clicks),\(ctr),\(row.repeats),\(row.crossSite)")
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
     static let impressionColor = "#7b61ff", clickColor = "#e8a33d", axisColor = "#888888"
 
-    /// Two bars per day (impressions, clicks) on one scale, drawn by the server: no script, no external file.
+    /// Two bars per day (impressions, counted clicks) on one scale, drawn by the server: no script, no
+    /// external file. Each bar's title gives its numbers; the page's table is the full text equivalent.
     public func svgChart(title: String) -> String {
         let width = 720.0
         let height = 240.0
@@ -109,7 +124,7 @@ public struct OfferReport: Sendable {
                 #"<rect class="bar-impressions" x="\#(number(x))" y="\#(number(y(row.impressions)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.impressions)))" fill="\#(Self.impressionColor)"><title>\#(row.day): \#(row.impressions) impressions</title></rect>"#
             )
             parts.append(
-                #"<rect class="bar-clicks" x="\#(number(x + bar))" y="\#(number(y(row.clicks)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.clicks)))" fill="\#(Self.clickColor)"><title>\#(row.day): \#(row.clicks) clicks</title></rect>"#
+                #"<rect class="bar-clicks" x="\#(number(x + bar))" y="\#(number(y(row.clicks)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.clicks)))" fill="\#(Self.clickColor)"><title>\#(row.day): \#(row.clicks) clicks counted, \#(row.discarded) discarded</title></rect>"#
             )
         }
         let labelEvery = max(rows.count / 6, 1)

@@ -71,7 +71,8 @@ public final class OfferService: Sendable {
         return offer
     }
 
-    /// Counts the click and returns where to send the visitor. A click the database refuses is queued
+    /// Counts the click (the first per visitor, offer and 30-minute window; later ones are recorded as
+    /// discarded repeats) and returns where to send the visitor. A click the database refuses is queued
     /// for the next flush and logged, never shown: the visitor still reaches the shop at once.
     func clickThrough(_ offer: Offer, title: TitleRef?, titleName: String?, visitor: String) async -> URL? {
         do {
@@ -80,6 +81,16 @@ public final class OfferService: Sendable {
             logger.warning("Offer click queued, the database refused it: \(error)", metadata: ["offer": "\(offer.id)"])
         }
         return ClickThrough.destination(offer: offer, title: title, titleName: titleName, store: storeCode)
+    }
+
+    /// Records a request another site's page made for the click link without a visit, as a discarded
+    /// click (never counted). Failures are queued and logged like clicks'.
+    func discardCrossSite(_ offer: Offer, title: TitleRef?, visitor: String) async {
+        do {
+            try await tracker.click(offer, visitor: visitor, title: title, discarded: .crossSite)
+        } catch {
+            logger.warning("Cross-site offer request queued, the database refused it: \(error)", metadata: ["offer": "\(offer.id)"])
+        }
     }
 
     /// Ranks the live offers, drops those this visitor has seen too often, and counts what `pick`

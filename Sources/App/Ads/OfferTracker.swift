@@ -4,27 +4,18 @@ import Logging
 import SQLKit
 import Synchronization
 
-/// Counts impressions (one per visitor, offer and UTC day) and clicks (every one).
+/// Counts impressions (one per visitor, offer and UTC day) and clicks (one per visitor, offer and
+/// 30-minute UTC window; the others are kept as discarded, see `OfferTracker.Click`).
 ///
 /// Impressions are queued in memory and written in batches within a second, so showing an offer
 /// never waits for the database; the table's primary key removes duplicates across servers.
-/// Clicks are written before the redirect, one row each, so concurrent clicks are all counted.
+/// Clicks are written before the redirect, one row each; the database decides which one counts.
 public final class OfferTracker: Sendable {
     struct Impression: Hashable, Sendable {
         let offer: Int
         let advertiser: Int
         let visitor: String
         let day: String
-    }
-
-    struct Click: Sendable {
-        let id = UUID()
-        let offer: Int
-        let advertiser: Int
-        let visitor: String
-        let title: String?
-        let day: String
-        let at: Date
     }
 
     static let batchSize = 200
@@ -145,13 +136,18 @@ public final class OfferTracker: Sendable {
             .run()
     }
 
-    /// One click, written before the visitor is sent on. If the database refuses (busy, down), the
-    /// click is queued for the next flush instead, and the error is passed on for the log.
-    func click(_ offer: Offer, visitor: String, title: TitleRef?) async throws {
+    /// One click, written before the visitor is sent on: counted if it is the visitor's first on this
+    /// offer in its window, else kept as a discarded `repeat`; `crossSite` is kept as discarded at once.
+    /// If the database refuses (busy, down), the click is queued for the next flush instead, and the
+    /// error is passed on for the log.
+    @discardableResult
+    func click(_ offer: Offer, visitor: String, title: TitleRef?, discarded: DiscardedClick? = nil) async throws -> DiscardedClick? {
         let now = clock.now()
-        let click = Click(offer: offer.id, advertiser: offer.advertiserID, visitor: visitor, title: title?.description, day: day(now), at: now)
+        let click = Click(
+            offer: offer.id, advertiser: offer.advertiserID, visitor: visitor, title: title?.description, day: day(now), at: now,
+            discarded: discarded)
         do {
-            try await write([click])
+            return try await database.writeSQL { sql in try await Self.insert(click, on: sql) }
         } catch {
             let startTimer = pendingClicks.withLock { queue in
                 queue.append(click)
@@ -163,70 +159,8 @@ public final class OfferTracker: Sendable {
     }
 
     private func write(_ clicks: [Click]) async throws {
-        try await database.writeSQL { sql in try await Self.insert(clicks, on: sql) }
-    }
-
-    private static func insert(_ clicks: [Click], on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "offer_clicks")
-            .columns("id", "offer_id", "advertiser_id", "visitor", "title", "day", "clicked_at")
-            .rows(
-                clicks.map {
-                    [
-                        SQLBind($0.id), SQLBind($0.offer), SQLBind($0.advertiser), SQLBind($0.visitor), SQLBind($0.title), SQLBind($0.day),
-                        SQLBind($0.at),
-                    ]
-                        as [any SQLExpression]
-                }
-            )
-            .ignoringConflicts(with: ["id"])
-            .run()
-    }
-
-    enum Scope {
-        case offer(Int)
-        case advertiser(Int)
-
-        var column: String {
-            switch self {
-            case .offer: "offer_id"
-            case .advertiser: "advertiser_id"
-            }
+        try await database.writeSQL { sql in
+            for click in clicks { try await Self.insert(click, on: sql) }
         }
-
-        var id: Int {
-            switch self {
-            case .offer(let id), .advertiser(let id): id
-            }
-        }
-    }
-
-    /// Impressions and clicks per day in `from...to` (UTC days), for one offer or one advertiser.
-    func daily(_ scope: Scope, from: String, to: String) async throws -> [String: (impressions: Int, clicks: Int)] {
-        try await counts(by: "day", as: String.self, scope: scope, from: from, to: to)
-    }
-
-    /// Totals per offer in `from...to`, for the console's list.
-    func totalsPerOffer(from: String, to: String) async throws -> [Int: (impressions: Int, clicks: Int)] {
-        try await counts(by: "offer_id", as: Int.self, scope: nil, from: from, to: to)
-    }
-
-    /// Impression and click counts in `from...to` grouped by `column`, after writing what is queued.
-    private func counts<Key: Hashable & Decodable>(
-        by column: String, as _: Key.Type, scope: Scope?, from: String, to: String
-    ) async throws -> [Key: (impressions: Int, clicks: Int)] {
-        await flush()
-        var counts: [Key: (impressions: Int, clicks: Int)] = [:]
-        for (table, isClicks) in [("offer_impressions", false), ("offer_clicks", true)] {
-            var query: SQLQueryString =
-                "SELECT \(ident: column) AS k, COUNT(*) AS n FROM \(ident: table) WHERE day >= \(bind: from) AND day <= \(bind: to)"
-            if let scope { query += " AND \(ident: scope.column) = \(bind: scope.id)" }
-            query += " GROUP BY \(ident: column)"
-            for row in try await database.sql.raw(query).all() {
-                let key = try row.decode(column: "k", as: Key.self)
-                let count = try row.decode(column: "n", as: Int.self)
-                if isClicks { counts[key, default: (0, 0)].clicks = count } else { counts[key, default: (0, 0)].impressions = count }
-            }
-        }
-        return counts
     }
 }

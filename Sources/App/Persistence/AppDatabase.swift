@@ -41,6 +41,7 @@ public final class AppDatabase: Sendable {
         CreateLoginFailures(),
         CreateAPITokens(),
         AddSessionDetails(),
+        CountClicksOnce(),
     ]
 
     private init(

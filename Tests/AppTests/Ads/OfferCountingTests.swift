@@ -6,12 +6,13 @@ import Testing
 
 @testable import App
 
-/// What an advertiser is billed on: every click, and one impression per visitor, offer and day, also under load.
+/// What an advertiser is billed on: one click per visitor, offer and 30 minutes, and one impression per
+/// visitor, offer and day, also under load (one visitor's burst of clicks: `ClickDeduplicationTests`).
 @Suite("Offer counting under concurrency")
 struct OfferCountingTests {
     static let load = 1000
 
-    @Test("1,000 simultaneous clicks are 1,000 redirects and 1,000 click rows")
+    @Test("1,000 different visitors clicking at once are 1,000 redirects and 1,000 counted clicks")
     func concurrentClicks() async throws {
         try await TestApp.withOffers { app, shop in
             let id = try await app.addOffer(advertiser: shop, headline: "Popcorn Trio", landingURL: "https://shop.example.com/p")
@@ -20,7 +21,7 @@ struct OfferCountingTests {
                 let statuses = try await withThrowingTaskGroup(of: (HTTPResponse.Status, String?).self) { group in
                     for index in 0..<Self.load {
                         group.addTask {
-                            let response = try await client.get(index.isMultiple(of: 2) ? "/offers/\(id)/go?title=movie:1001" : "/offers/\(id)/go")
+                            let response = try await client.click(id, visitor: index, title: index.isMultiple(of: 2) ? "movie:1001" : nil)
                             return (response.status, response.headers[.location])
                         }
                     }
@@ -31,8 +32,7 @@ struct OfferCountingTests {
                 #expect(statuses.filter { $0.1?.hasPrefix("https://shop.example.com/p?utm_source=popcornswirl&") == true }.count == Self.load)
                 // As a report does: clicks the busy database refused are written by the flush.
                 await app.services.offers.tracker.flush()
-                let rows = try await app.rows("offer_clicks")
-                #expect(rows == Self.load)
+                #expect(try await app.clickRows() == ["counted": Self.load])
                 let titled = try await app.services.database.sql.raw("SELECT COUNT(*) AS n FROM offer_clicks WHERE title = 'movie:1001'").first()
                 #expect(try titled?.decode(column: "n", as: Int.self) == Self.load / 2)
             }

@@ -41,9 +41,10 @@ struct OfferRecordingTests {
                 #expect(unknown.status == .seeOther)
                 #expect(unknown.headers[.location] == landing + "?utm_source=popcornswirl&utm_medium=offer&utm_campaign=\(id)&store=US")
 
-                // Every click is a row, repeat clicks included.
+                // Every click is a row; this client (one visitor) is counted once in the window, the rest are repeats.
                 _ = try await client.get("/offers/\(id)/go?title=movie:1005")
                 #expect(try await app.rows("offer_clicks") == 5)
+                #expect(try await app.clickRows() == ["counted": 1, "repeat": 4])
                 let rows = try await app.services.database.sql.raw(
                     """
                     SELECT offer_id, advertiser_id, title, day FROM offer_clicks ORDER BY clicked_at, title

@@ -82,7 +82,7 @@ struct AdminOffersController {
                 let shop = byID[offer.advertiserID]
                 return AdminOfferRow(
                     offer, advertiserName: shop?.name ?? "—", shopActive: shop?.active ?? false, today: admin.today,
-                    totals: totals[offer.id] ?? (0, 0), range: range
+                    totals: totals[offer.id] ?? OfferCounts(), range: range
                 )
             },
             flash: flash

@@ -53,6 +53,7 @@ struct AdminOfferRow {
     let targeting: String
     let impressions: Int
     let clicks: Int
+    let discarded: Int
     let rate: String
     let demo: Bool
     let isActive: Bool
@@ -62,7 +63,7 @@ struct AdminOfferRow {
     let toggleLabel: String
     let deleteURL: String
 
-    init(_ offer: Offer, advertiserName: String, shopActive: Bool, today: String, totals: (impressions: Int, clicks: Int), range: ReportRange) {
+    init(_ offer: Offer, advertiserName: String, shopActive: Bool, today: String, totals: OfferCounts, range: ReportRange) {
         id = offer.id
         headline = offer.headline
         self.advertiserName = advertiserName
@@ -78,6 +79,7 @@ struct AdminOfferRow {
             .filter { !$0.isEmpty }.joined(separator: " · ").nonEmpty ?? "Any title"
         impressions = totals.impressions
         clicks = totals.clicks
+        discarded = totals.discarded
         rate = OfferReport.rate(totals.clicks, totals.impressions)
         demo = offer.demo
         isActive = offer.active
@@ -205,7 +207,7 @@ struct AdminReportPage: Page {
         range = AdminRangeView(from: report.range.from, to: report.range.to, error: nil)
         formURL = AdminRoute.report(scope)
         csvURL = AdminRoute.report(scope, range: report.range, csv: true)
-        chart = report.svgChart(title: "Impressions and clicks per day for \(subject), \(report.range.from) to \(report.range.to)")
+        chart = report.svgChart(title: "Impressions and counted clicks per day for \(subject), \(report.range.from) to \(report.range.to)")
         rows = report.rows
         totals = report.totals
     }

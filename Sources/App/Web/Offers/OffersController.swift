@@ -13,15 +13,30 @@ struct OffersController {
         router.on(Route.offerImage) { _, context in try await image(context) }
     }
 
-    /// Counts the click and sends the visitor (303) to the offer's stored landing URL with context
-    /// added. Nothing in the request can change where it goes; an unknown title is left out.
+    /// Counts the click (once per visitor, offer and 30 minutes: see `OfferTracker.Click`) and sends the
+    /// visitor (303) to the offer's stored landing URL with context added. Nothing in the request can
+    /// change where it goes; an unknown title is left out.
+    ///
+    /// A request another site's page makes without a navigation (an `<img>`, a script, a fetch, a
+    /// frame: `FetchMetadata.isCrossSiteSubresource`) is recorded as a discarded click and answered
+    /// 204 No Content: no page and no redirect, so an embedded link fetches nothing from the shop
+    /// either (a redirect would send the browser on to the shop's tagged URL, inflating its own
+    /// counts); a 204 is also not an error page for a request that did nothing wrong.
     func go(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         guard let raw = context.parameters.get("id"), raw.count <= 12, let id = Int(raw), id > 0,
             let offer = try await offers.liveOffer(id)
         else {
             return try ErrorPages.notFound(renderer, "This offer has ended or does not exist. Browse the films for current offers.")
         }
-        let (title, name) = await resolve(request.uri.queryParameters["title"].flatMap { TitleRef(String($0)) })
+        let titleRef = request.uri.queryParameters["title"].flatMap { TitleRef(String($0)) }
+        if FetchMetadata(request.headers).isCrossSiteSubresource {
+            // The title as written (well-formed only): no catalogue lookup for a request that is not a visit.
+            await offers.discardCrossSite(offer, title: titleRef, visitor: context.visitor)
+            var response = Response(status: .noContent)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        let (title, name) = await resolve(titleRef)
         guard let destination = await offers.clickThrough(offer, title: title, titleName: name, visitor: context.visitor) else {
             return try ErrorPages.notFound(renderer, "This offer has no valid shop address.")
         }

@@ -1,0 +1,86 @@
+import Foundation
+import SQLKit
+
+/// What a report shows for a day or an offer: impressions, counted clicks, and the clicks recorded
+/// but not counted, by reason. Click-through rates use counted clicks only.
+public struct OfferCounts: Sendable, Equatable {
+    public var impressions = 0
+    public var clicks = 0
+    public var repeats = 0
+    public var crossSite = 0
+
+    public init(impressions: Int = 0, clicks: Int = 0, repeats: Int = 0, crossSite: Int = 0) {
+        self.impressions = impressions
+        self.clicks = clicks
+        self.repeats = repeats
+        self.crossSite = crossSite
+    }
+
+    public var discarded: Int { repeats + crossSite }
+
+    static func + (lhs: Self, rhs: Self) -> Self {
+        Self(
+            impressions: lhs.impressions + rhs.impressions, clicks: lhs.clicks + rhs.clicks, repeats: lhs.repeats + rhs.repeats,
+            crossSite: lhs.crossSite + rhs.crossSite)
+    }
+}
+
+extension OfferTracker {
+    enum Scope {
+        case offer(Int)
+        case advertiser(Int)
+
+        var column: String {
+            switch self {
+            case .offer: "offer_id"
+            case .advertiser: "advertiser_id"
+            }
+        }
+
+        var id: Int {
+            switch self {
+            case .offer(let id), .advertiser(let id): id
+            }
+        }
+    }
+
+    /// Impressions and clicks per day in `from...to` (UTC days), for one offer or one advertiser.
+    func daily(_ scope: Scope, from: String, to: String) async throws -> [String: OfferCounts] {
+        try await counts(by: "day", as: String.self, scope: scope, from: from, to: to)
+    }
+
+    /// Totals per offer in `from...to`, for the console's list.
+    func totalsPerOffer(from: String, to: String) async throws -> [Int: OfferCounts] {
+        try await counts(by: "offer_id", as: Int.self, scope: nil, from: from, to: to)
+    }
+
+    /// Impression and click counts in `from...to` grouped by `column`, after writing what is queued.
+    /// Clicks are grouped by `discarded` too: NULL is counted (every click recorded before clicks were
+    /// deduplicated is too), "repeat" and "cross-site" are not.
+    private func counts<Key: Hashable & Decodable>(
+        by column: String, as _: Key.Type, scope: Scope?, from: String, to: String
+    ) async throws -> [Key: OfferCounts] {
+        await flush()
+        var counts: [Key: OfferCounts] = [:]
+        for (table, isClicks) in [("offer_impressions", false), ("offer_clicks", true)] {
+            let reason: SQLQueryString = isClicks ? "discarded" : "NULL"
+            var query: SQLQueryString =
+                "SELECT \(ident: column) AS k, \(reason) AS reason, COUNT(*) AS n FROM \(ident: table) WHERE day >= \(bind: from) AND day <= \(bind: to)"
+            if let scope { query += " AND \(ident: scope.column) = \(bind: scope.id)" }
+            query += " GROUP BY \(ident: column)"
+            if isClicks { query += ", discarded" }
+            for row in try await database.sql.raw(query).all() {
+                let key = try row.decode(column: "k", as: Key.self)
+                let count = try row.decode(column: "n", as: Int.self)
+                switch (isClicks, try row.decode(column: "reason", as: String?.self).map(DiscardedClick.init(rawValue:))) {
+                case (false, _): counts[key, default: .init()].impressions = count
+                case (true, nil): counts[key, default: .init()].clicks += count
+                case (true, .some(.repeated)): counts[key, default: .init()].repeats += count
+                case (true, .some(.crossSite)): counts[key, default: .init()].crossSite += count
+                case (true, .some(nil)): break  // not a reason any server writes
+                }
+            }
+        }
+        return counts
+    }
+}

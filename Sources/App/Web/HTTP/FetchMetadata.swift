@@ -1,0 +1,30 @@
+import Foundation
+import HTTPTypes
+
+/// What a browser says about why it sends a request (Fetch Metadata: `Sec-Fetch-Site`,
+/// `Sec-Fetch-Mode`, `Sec-Fetch-Dest`). Browsers set these and a page's script cannot; older
+/// browsers and tools (curl) send none.
+struct FetchMetadata: Sendable, Equatable {
+    static let siteHeader = HTTPField.Name("Sec-Fetch-Site")!
+    static let modeHeader = HTTPField.Name("Sec-Fetch-Mode")!
+    static let destHeader = HTTPField.Name("Sec-Fetch-Dest")!
+
+    let site: String?
+    let mode: String?
+    let dest: String?
+
+    init(_ headers: HTTPFields) {
+        site = headers[Self.siteHeader].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        mode = headers[Self.modeHeader].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        dest = headers[Self.destHeader].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+    }
+
+    /// Another site's page made the browser request this as part of that page (an `<img>`, a
+    /// `<script>`, a `fetch()`, a frame), rather than a person following a link to a top-level page:
+    /// `Sec-Fetch-Site: cross-site` with a destination other than `document` or a mode other than
+    /// `navigate`. Same-origin, same-site and `none` (typed or bookmarked), and requests without the
+    /// headers, are not.
+    var isCrossSiteSubresource: Bool {
+        site == "cross-site" && (dest != "document" || mode != "navigate")
+    }
+}
