@@ -19,10 +19,10 @@ struct CountClicksOnce: AsyncMigration {
     }
 
     func revert(on database: any Database) async throws {
-        if let sql = database as? any SQLDatabase {
-            try await sql.drop(index: "offer_clicks_dedupe_key").run()
-        }
-        try await database.schema("offer_clicks").deleteField("dedupe_key").update()
-        try await database.schema("offer_clicks").deleteField("discarded").update()
+        // Plain SQL: Fluent's deleteField does nothing on SQLite, which has DROP COLUMN since 3.35.
+        guard let sql = database as? any SQLDatabase else { return }
+        try await sql.drop(index: "offer_clicks_dedupe_key").run()
+        try await sql.raw("ALTER TABLE offer_clicks DROP COLUMN dedupe_key").run()
+        try await sql.raw("ALTER TABLE offer_clicks DROP COLUMN discarded").run()
     }
 }
