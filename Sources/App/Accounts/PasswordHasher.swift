@@ -21,7 +21,7 @@ import Synchronization
 final class PasswordHasher: Sendable {
     static let cost: UInt8 = 12
     static let threads = 2
-    static let maxWaiting = 32
+    static let maxWaiting = 64
     static let marker = "$ps1$"
     private static var key: SymmetricKey { SymmetricKey(data: Data("PopcornSwirl password hash v1".utf8)) }
 

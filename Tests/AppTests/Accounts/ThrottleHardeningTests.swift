@@ -102,7 +102,7 @@ struct ThrottleHardeningTests {
         }
     }
 
-    @Test("past 2 running and 32 waiting hashes a sign-up is told to come back (503 + Retry-After), not queued or counted")
+    @Test("past 2 running and 64 waiting hashes a sign-up is told to come back (503 + Retry-After), not queued or counted")
     func busyHasher() async throws {
         try await TestApp.with { app in
             let hasher = app.services.accounts.hasher
