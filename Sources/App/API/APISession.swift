@@ -101,7 +101,7 @@ struct APISessionMiddleware: RouterMiddleware {
     /// `Authorization` header carry their own credential and are exempt.
     static func crossSiteWriteRefusal(_ request: Request) -> String? {
         guard ![.get, .head, .options].contains(request.method), request.headers[.authorization] == nil else { return nil }
-        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], !["same-origin", "none"].contains(site.lowercased()) {
+        if !FetchMetadata(request.headers).isOwnRequest, let site = request.headers[FetchMetadata.siteHeader] {
             return "Writes are accepted only from PopcornSwirl's own pages (Sec-Fetch-Site: \(site.prefix(20)))."
         }
         if let origin = request.headers[.origin] {

@@ -53,9 +53,9 @@ public final class LibraryService: Sendable {
         return (show, row.updatedAt)
     }
 
-    private func row(profile: UUID?, kind: MediaKind, itemID: String) async throws -> LibraryEntryModel? {
+    private func row(profile: UUID?, kind: MediaKind, itemID: String, on db: (any Database)? = nil) async throws -> LibraryEntryModel? {
         guard let profile else { return nil }
-        return try await LibraryEntryModel.query(on: database.db)
+        return try await LibraryEntryModel.query(on: db ?? database.db)
             .filter(\.$profileID == profile)
             .filter(\.$mediaKind == kind.rawValue)
             .filter(\.$itemID == itemID)
@@ -85,11 +85,7 @@ public final class LibraryService: Sendable {
         defer { versions.bump(profile) }
         do {
             return try await database.write { db in
-                let existing = try await LibraryEntryModel.query(on: db)
-                    .filter(\.$profileID == profile)
-                    .filter(\.$mediaKind == title.kind.rawValue)
-                    .filter(\.$itemID == title.itemID)
-                    .first()
+                let existing = try await self.row(profile: profile, kind: title.kind, itemID: title.itemID, on: db)
                 let row = existing ?? LibraryEntryModel()
                 if existing == nil {
                     row.profileID = profile
@@ -128,13 +124,9 @@ public final class LibraryService: Sendable {
         defer { versions.bump(profile) }
         do {
             return try await database.write { db in
-                let deleted = try await LibraryEntryModel.query(on: db)
-                    .filter(\.$profileID == profile)
-                    .filter(\.$mediaKind == kind.rawValue)
-                    .filter(\.$itemID == String(movieID))
-                    .all()
-                for row in deleted { try await row.delete(on: db) }
-                return !deleted.isEmpty
+                guard let row = try await self.row(profile: profile, kind: kind, itemID: String(movieID), on: db) else { return false }
+                try await row.delete(on: db)
+                return true
             }
         } catch {
             throw .storageFailed("\(error)")

@@ -38,11 +38,7 @@ public final class PosterService: Sendable {
         self.logger = logger
     }
 
-    /// Apple's artwork CDN and TVMaze's image host, over HTTPS. Nothing else is ever fetched.
-    public static func isAllowed(_ url: URL) -> Bool {
-        canonical(url.absoluteString) != nil
-    }
-
+    /// Apple's artwork CDN and TVMaze's image host, over HTTPS: nothing else is ever fetched.
     /// The one spelling of a poster address, which is also its cache key: `https://host/path`, the
     /// host in lower case, no port, user, query or fragment (`?v=2`, `#x`, `:443` and letter-case
     /// variants are one file). Refused (nil): anything but HTTPS on an allowed host, and any path

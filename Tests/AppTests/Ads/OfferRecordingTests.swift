@@ -100,7 +100,7 @@ struct OfferRecordingTests {
                 // visitor: changing it cannot inflate the counts.
                 var headers = HTTPFields()
                 headers[.userAgent] = "Another Browser/1.0"
-                headers[HTTPField.Name("Sec-Fetch-Site")!] = "none"
+                headers[FetchMetadata.siteHeader] = "none"
                 let sameAddress = try await client.execute(uri: "/movies/1001", method: .get, headers: headers)
                 #expect(sameAddress.visitorCookie == visitor)
                 #expect(try await app.impressionRows() == shown.count)

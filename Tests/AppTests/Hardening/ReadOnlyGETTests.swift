@@ -62,7 +62,7 @@ struct ReadOnlyGETTests {
                 _ = try await client.get("/search?q=Spider", cookie: cookie)
                 var headers = HTTPFields()
                 headers[.cookie] = cookie
-                headers[HTTPField.Name("Sec-Fetch-Site")!] = "cross-site"
+                headers[FetchMetadata.siteHeader] = "cross-site"
                 let linked = try await client.execute(uri: "/search?q=Parasite", method: .get, headers: headers)
                 #expect(linked.status == .ok)
                 let page = try await client.get("/search", cookie: cookie)

@@ -174,7 +174,7 @@ extension TestClientProtocol {
     /// false` is a script or crawler, which sends no `Sec-Fetch-*` headers.
     func get(_ uri: String, cookie: String? = nil, accept: String? = nil, browser: Bool = true) async throws -> TestResponse {
         var headers = HTTPFields()
-        if browser { headers[HTTPField.Name("Sec-Fetch-Site")!] = "same-origin" }
+        if browser { headers[FetchMetadata.siteHeader] = "same-origin" }
         if let cookie { headers[.cookie] = cookie }
         if let accept { headers[.accept] = accept }
         return try await execute(uri: uri, method: .get, headers: headers)

@@ -69,7 +69,7 @@ struct VisitorMiddleware: RouterMiddleware {
             // "": it writes no impression rows and shares one frequency cap.
             let token = Self.firstVisitToken(address: context.clientAddress ?? "")
             newVisitor = token
-            context.visitor = request.headers[HTTPField.Name("Sec-Fetch-Site")!] == nil ? "" : SessionService.hash(token)
+            context.visitor = FetchMetadata(request.headers).isBrowser ? SessionService.hash(token) : ""
         }
         var response = try await next(request, context)
         if let newVisitor {

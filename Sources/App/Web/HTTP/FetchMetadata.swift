@@ -24,6 +24,13 @@ struct FetchMetadata: Sendable, Equatable {
     /// `Sec-Fetch-Site: cross-site` with a destination other than `document` or a mode other than
     /// `navigate`. Same-origin, same-site and `none` (typed or bookmarked), and requests without the
     /// headers, are not.
+    /// A browser sent it (every current one sends `Sec-Fetch-Site`; a crawler or script does not).
+    var isBrowser: Bool { site != nil }
+
+    /// The request comes from this site's own pages or from the person (typed, bookmarked), or
+    /// from a client that sends no Fetch Metadata: not from another site's page.
+    var isOwnRequest: Bool { site == nil || site == "same-origin" || site == "none" }
+
     var isCrossSiteSubresource: Bool {
         site == "cross-site" && (dest != "document" || mode != "navigate")
     }

@@ -21,10 +21,9 @@ enum FormInput {
         var request = request
         do {
             return try await request.collectBody(upTo: context.maxUploadSize)
-        } catch is NIOTooManyBytesError {
+        } catch let error where error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge {
+            // Past the context's limit, or past `BodyLimitMiddleware`'s as the body streamed in (the same 64 KiB).
             throw HTTPError(.contentTooLarge, message: "The form is larger than \(context.maxUploadSize / 1024) KB, so nothing was saved.")
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw HTTPError(.contentTooLarge, message: "The form is larger than \(BodyLimitMiddleware.maxBytes / 1024) KB, so nothing was saved.")
         }
     }
 

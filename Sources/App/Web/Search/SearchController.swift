@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Hummingbird
 import Logging
 
@@ -35,19 +34,12 @@ struct SearchController {
             let page = SearchPage(query: query.text, messages: [Self.failureMessage(error, retryURL: Route.searchFor(query.text))])
             return try renderer.response(page, status: .serviceUnavailable)
         case .results(let result):
-            return try await results(result, context, done: done, remember: Self.isOwnNavigation(request) ? .yes : .no)
+            return try await results(result, context, done: done, remember: FetchMetadata(request.headers).isOwnRequest ? .yes : .no)
         }
     }
 
     /// Whether a search may replace the last one: not when another site linked or embedded it
-    /// (`Sec-Fetch-Site`), so a link elsewhere cannot overwrite a person's last search.
-    static func isOwnNavigation(_ request: Request) -> Bool {
-        switch request.headers[HTTPField.Name("Sec-Fetch-Site")!] {
-        case nil, "same-origin", "none": true
-        default: false
-        }
-    }
-
+    /// (`FetchMetadata.isOwnRequest`), so a link elsewhere cannot overwrite a person's last search.
     enum Remember {
         case yes, no
         /// Shown again from the visitor's cookie (see `remembered`).
