@@ -30,6 +30,9 @@ public struct SessionCleanup: Service {
     public func run() async throws {
         try await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
+                // First a wait: a starting server (or a short-lived test app) does no clean-up work.
+                try? await Task.sleep(for: .seconds(interval))
+                guard !Task.isCancelled else { return }
                 do {
                     let swept = try await sweep()
                     if swept.sessions + swept.visitors > 0 {
@@ -40,7 +43,6 @@ public struct SessionCleanup: Service {
                 } catch {
                     logger.error("clean-up failed (tried again in \(Int(interval)) s): \(String(reflecting: error))")
                 }
-                try? await Task.sleep(for: .seconds(interval))
             }
         }
     }

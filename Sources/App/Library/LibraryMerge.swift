@@ -9,7 +9,7 @@ extension LibraryService {
     func merge(visitor: UUID, into account: UUID) async throws {
         guard visitor != account else { return }
         defer { versions.bump(account) }
-        try await database.write { db in
+        try await database.write(serializedBy: account.uuidString) { db in
             let incoming = try await LibraryEntryModel.query(on: db).filter(\.$profileID == visitor).all()
             for entry in incoming {
                 let existing = try await LibraryEntryModel.query(on: db)

@@ -84,7 +84,7 @@ public final class LibraryService: Sendable {
         let now = clock.now()
         defer { versions.bump(profile) }
         do {
-            return try await database.write { db in
+            return try await database.write(serializedBy: profile.uuidString) { db in
                 let existing = try await self.row(profile: profile, kind: title.kind, itemID: title.itemID, on: db)
                 let row = existing ?? LibraryEntryModel()
                 if existing == nil {
@@ -123,7 +123,7 @@ public final class LibraryService: Sendable {
     public func remove(profile: UUID, movieID: Int, kind: MediaKind = .movie) async throws(LibraryError) -> Bool {
         defer { versions.bump(profile) }
         do {
-            return try await database.write { db in
+            return try await database.write(serializedBy: profile.uuidString) { db in
                 guard let row = try await self.row(profile: profile, kind: kind, itemID: String(movieID), on: db) else { return false }
                 try await row.delete(on: db)
                 return true

@@ -67,13 +67,21 @@ public final class AppDatabase: Sendable {
     /// served) and each transaction starts with `BEGIN IMMEDIATE`, so it holds the write lock from its
     /// first statement and a read is never upgraded into a write (which SQLite refuses with
     /// SQLITE_BUSY at once, whatever the busy timeout). Another process (a CLI command) waits on the
-    /// busy timeout. On PostgreSQL it is an ordinary transaction. A write inside a write joins it.
-    /// Failures are logged with their cause before they are rethrown.
-    func write<T: Sendable>(_ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
+    /// busy timeout. On PostgreSQL it is an ordinary transaction; writes that read a row before
+    /// they create it (a library entry) pass `serializedBy` (the profile), and take that key's
+    /// transaction-scoped advisory lock first, so two of them for one key never both find nothing
+    /// and both insert (every server shares the lock). A write inside a write joins it. Failures
+    /// are logged with their cause before they are rethrown.
+    func write<T: Sendable>(
+        serializedBy key: String? = nil, _ body: @escaping @Sendable (any Database) async throws -> T
+    ) async throws -> T {
         if let current = WriteTransaction.current { return try await body(current) }
         do {
             if isPostgres {
-                return try await db.transaction { db in try await WriteTransaction.$current.withValue(db) { try await body(db) } }
+                return try await db.transaction { db in
+                    if let key { try await (db as! any SQLDatabase).raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: key)))").run() }
+                    return try await WriteTransaction.$current.withValue(db) { try await body(db) }
+                }
             }
             return try await writeGate.run {
                 try await self.writer.withConnection { connection in
@@ -123,7 +131,9 @@ public final class AppDatabase: Sendable {
         case .postgres(let url):
             var configuration = try SQLPostgresConfiguration(url: url)
             if let schema { configuration.searchPath = [schema] }
-            databases.use(.postgres(configuration: configuration, sqlLogLevel: .trace), as: .psql)
+            // Four connections per event loop (8 on 2 cores): a write transaction holds one for several
+            // round trips, and with one per loop a burst of clicks waited past the pool's timeout.
+            databases.use(.postgres(configuration: configuration, maxConnectionsPerEventLoop: 4, sqlLogLevel: .trace), as: .psql)
         }
         let database = AppDatabase(
             databases: databases, logger: logger, eventLoopGroup: eventLoopGroup, isPostgres: storage.isPostgres,

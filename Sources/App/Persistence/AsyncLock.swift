@@ -1,19 +1,24 @@
-/// A lock held across suspension points (a Mutex cannot be): waiters resume in order.
+/// A lock held across suspension points (a Mutex cannot be): at most `permits` holders at once
+/// (one unless told otherwise), waiters resume in order.
 actor AsyncLock {
-    private var held = false
+    private var available: Int
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
+    init(permits: Int = 1) {
+        available = permits
+    }
+
     func acquire() async {
-        guard held else {
-            held = true
+        guard available == 0 else {
+            available -= 1
             return
         }
         await withCheckedContinuation { waiters.append($0) }
     }
 
-    /// Hands the lock to the next waiter, if any.
+    /// Hands the permit to the next waiter, if any.
     func release() {
-        if waiters.isEmpty { held = false } else { waiters.removeFirst().resume() }
+        if waiters.isEmpty { available += 1 } else { waiters.removeFirst().resume() }
     }
 
     /// Runs `body` holding the lock.

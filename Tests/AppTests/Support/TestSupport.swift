@@ -38,13 +38,26 @@ enum TestDatabase {
         return try await sqlite(extraMigrations: extraMigrations, body)
     }
 
+    /// Test databases open at once on PostgreSQL. Every test runs in parallel and each database
+    /// holds a pool of connections: unbounded, the whole suite passed the server's `max_connections`.
+    /// 48 databases of at most 8 connections stay under the 500 `scripts/test` allows.
+    private static let openPostgres = AsyncLock(permits: 48)
+
     /// A fresh schema of its own in the PostgreSQL database at `url`, dropped afterwards.
     static func postgres<T>(url: String, extraMigrations: [any Migration] = [], _ body: (AppDatabase) async throws -> T) async throws -> T {
-        let schema = "t_\(uniqueID())"
-        let database = try await AppDatabase.open(.postgres(url: url), schema: schema, logger: logger, extraMigrations: extraMigrations)
-        return try await run(body, on: database) {
-            try? await database.dropSchema(schema)
-            await database.shutdown()
+        await openPostgres.acquire()
+        do {
+            let schema = "t_\(uniqueID())"
+            let database = try await AppDatabase.open(.postgres(url: url), schema: schema, logger: logger, extraMigrations: extraMigrations)
+            let result = try await run(body, on: database) {
+                try? await database.dropSchema(schema)
+                await database.shutdown()
+            }
+            await openPostgres.release()
+            return result
+        } catch {
+            await openPostgres.release()
+            throw error
         }
     }
 
