@@ -111,7 +111,8 @@ def main() -> int:
         # The member, as a person does it: sign up, then make a token on the account page.
         member = Browser(base)
         member.post("/account/signup", {"username": "fuzz-member", "password": PASSWORD, "next": "/account"}, "/account/signup")
-        page = member.post("/account/tokens", {"name": "schemathesis"}, "/account")
+        # Making a token asks for the password again.
+        page = member.post("/account/tokens", {"name": "schemathesis", "password": PASSWORD}, "/account")
         member_token = re.search(r'class="token-value"[^>]*value="(ps_[A-Za-z0-9_-]{43})"', page).group(1)
 
         (workdir / "wfc-auth.json").write_text(json.dumps({
