@@ -347,8 +347,8 @@ def test_a_new_offer_wins_its_films_banner_and_the_click_reaches_the_shop_and_th
     csv = fetch_text(browser, csv_link.get_attribute("href"))
     assert csv["status"] == 200, csv
     lines = csv["body"].splitlines()
-    assert lines[0] == "day,impressions,clicks,ctr_percent" and len(lines) == 2, lines
-    assert lines[1].startswith(f"{today},{impressions},1,"), lines
+    assert lines[0] == "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site" and len(lines) == 2, lines
+    assert lines[1].startswith(f"{today},{impressions},1,") and lines[1].endswith(",0,0"), lines
 
     # Leave the shared app as it was for later files: pause the offer; its link then leads nowhere.
     browser.get(app.url("/admin/offers"))

@@ -65,7 +65,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         titles: services.titles, actions: actions, renderer: renderer
     ).register(on: pages)
     SearchController(
-        search: services.search, library: services.library, offers: services.offers,
+        search: services.search, library: services.library, clock: services.clock, offers: services.offers,
         logger: services.logger, renderer: renderer
     ).register(on: pages)
     OffersController(offers: services.offers, catalog: services.catalog, shows: services.shows, renderer: renderer).register(on: pages)

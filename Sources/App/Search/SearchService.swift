@@ -63,6 +63,12 @@ public struct SearchResult: Sendable {
 
     /// Every answer was valid and a film was found: the search becomes the remembered one. OMDb's
     /// `Response: False` counts as invalid (the Movie Collection specs' failure), "Movie not found!" included.
+    /// What is remembered of this result: its best match, when the result may be remembered.
+    func lastSearch(at time: Date) -> LastSearch? {
+        guard isRememberable, let movie = bestMatch else { return nil }
+        return LastSearch(query: query, movie: movie, details: omdb?.details, searchedAt: time)
+    }
+
     public var isRememberable: Bool {
         guard bestMatch != nil else { return false }
         switch omdb {
@@ -165,9 +171,8 @@ public final class SearchService: Sendable {
 
     /// Keeps the result's best match as the profile's last search (only for rememberable results).
     public func remember(_ result: SearchResult, profile: UUID) async throws {
-        guard result.isRememberable, let movie = result.bestMatch else { return }
         let now = clock.now()
-        let search = LastSearch(query: result.query, movie: movie, details: result.omdb?.details, searchedAt: now)
+        guard let search = result.lastSearch(at: now) else { return }
         // The same search again within the hour: the row already says so (a read is far cheaper than a durable write).
         if let current = try await lastSearches.last(profile: profile), current.query == search.query, current.movie == search.movie,
             current.details == search.details, now.timeIntervalSince(current.searchedAt) < 3600
@@ -175,6 +180,13 @@ public final class SearchService: Sendable {
             return
         }
         try await lastSearches.remember(profile: profile, search)
+    }
+
+    /// A last search kept outside the database (a visitor without a profile keeps the query and its
+    /// time in a cookie): the search runs again, from the cache when it can.
+    public func last(query: SearchQuery, searchedAt: Date) async -> LastSearch? {
+        guard case .results(let result) = await search(query) else { return nil }
+        return result.lastSearch(at: searchedAt)
     }
 
     public func last(profile: UUID?) async throws -> LastSearch? {

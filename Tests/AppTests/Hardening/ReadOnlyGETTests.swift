@@ -47,7 +47,9 @@ struct ReadOnlyGETTests {
                 let cookie = try #require(
                     search.headers[values: .setCookie].first { $0.hasPrefix(CookieJar.lastSearch + "=") }.map { String($0.prefix { $0 != ";" }) })
                 let again = try await client.get("/search", cookie: cookie)
-                #expect(again.text.contains("Your last search, “Spider”"))
+                // The same page as a profile's last search from the database: its heading and when it was.
+                #expect(again.text.contains("Your last search, “Spider”, on "))
+                #expect(again.text.contains(">Your last search<"))
             }
             let counts = try await Self.rows(app)
             #expect(counts["profiles"] == 0 && counts["sessions"] == 0 && counts["last_searches"] == 0)

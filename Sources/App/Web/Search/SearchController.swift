@@ -7,6 +7,7 @@ import Logging
 struct SearchController {
     let search: SearchService
     let library: LibraryService
+    let clock: any AppClock
     let offers: OfferService
     let logger: Logger
     let renderer: PageRenderer
@@ -34,27 +35,20 @@ struct SearchController {
             let page = SearchPage(query: query.text, messages: [Self.failureMessage(error, retryURL: Route.searchFor(query.text))])
             return try renderer.response(page, status: .serviceUnavailable)
         case .results(let result):
-            return try await results(result, context, done: done, remember: FetchMetadata(request.headers).isOwnRequest ? .yes : .no)
+            // A search another site linked or embedded (`FetchMetadata.isOwnRequest`) is shown but
+            // does not replace the person's last search.
+            return try await results(result, context, done: done, remember: FetchMetadata(request.headers).isOwnRequest)
         }
     }
 
-    /// Whether a search may replace the last one: not when another site linked or embedded it
-    /// (`FetchMetadata.isOwnRequest`), so a link elsewhere cannot overwrite a person's last search.
-    enum Remember {
-        case yes, no
-        /// Shown again from the visitor's cookie (see `remembered`).
-        case alreadyRemembered
-    }
-
-    private func results(_ result: SearchResult, _ context: AppRequestContext, done: String?, remember: Remember) async throws -> Response {
+    private func results(_ result: SearchResult, _ context: AppRequestContext, done: String?, remember: Bool) async throws -> Response {
         let returnTo = Route.searchFor(result.query)
         var messages: [SearchMessage] = []
         var cookie: Cookie?
-        if remember == .alreadyRemembered { messages.append(SearchMessage(.info, "Your last search, “\(result.query)”.")) }
-        if result.isRememberable, remember == .yes, context.profileID == nil {
-            // No profile yet: the search is kept in a cookie, so a GET never creates rows.
-            cookie = context.cookies.make(CookieJar.lastSearch, PercentEncoding.query(result.query), maxAge: 30 * 86_400)
-        } else if result.isRememberable, remember == .yes, let profile = context.profileID {
+        if remember, context.profileID == nil, let last = result.lastSearch(at: clock.now()) {
+            // No profile yet: the query and its time are kept in a cookie, so a GET never creates rows.
+            cookie = context.cookies.make(CookieJar.lastSearch, Self.cookieValue(last), maxAge: 30 * 86_400)
+        } else if result.isRememberable, remember, let profile = context.profileID {
             do {
                 try await search.remember(result, profile: profile)
             } catch {
@@ -90,17 +84,26 @@ struct SearchController {
         return response
     }
 
-    /// No query: the last search, else a welcome (online) or an error (offline). A visitor without a
-    /// profile has it in a cookie: the search runs again (from the cache when it can).
+    /// `<unix seconds> <query>`, percent-encoded: a visitor's last search without a database row.
+    static func cookieValue(_ last: LastSearch) -> String {
+        PercentEncoding.query("\(Int(last.searchedAt.timeIntervalSince1970)) \(last.query)")
+    }
+
+    /// The last search of a visitor without a profile, from its cookie (the search runs again).
+    private func cookieLastSearch(_ request: Request, _ context: AppRequestContext) async -> LastSearch? {
+        guard let value = context.cookies.value(CookieJar.lastSearch, in: request)?.removingPercentEncoding,
+            let space = value.firstIndex(of: " "), let seconds = Int(value[..<space]),
+            let query = try? SearchQuery(String(value[value.index(after: space)...]))
+        else { return nil }
+        return await search.last(query: query, searchedAt: Date(timeIntervalSince1970: TimeInterval(seconds)))
+    }
+
+    /// No query: the last search (from the database, or a visitor's cookie), else a welcome
+    /// (online) or an error (offline).
     private func remembered(_ request: Request, _ context: AppRequestContext, done: String?) async throws -> Response {
-        if context.profileID == nil, let encoded = context.cookies.value(CookieJar.lastSearch, in: request),
-            let text = encoded.removingPercentEncoding, let query = try? SearchQuery(text), case .results(let result) = await search.search(query)
-        {
-            return try await results(result, context, done: done, remember: .alreadyRemembered)
-        }
         let last: LastSearch?
         do {
-            last = try await search.last(profile: context.profileID)
+            last = try await context.profileID == nil ? cookieLastSearch(request, context) : search.last(profile: context.profileID)
         } catch {
             logger.error("reading the last search failed", metadata: ["error": "\(error)"])
             let page = SearchPage(
