@@ -312,6 +312,14 @@ def app(stub, tmp_path_factory, request):
             "OMDB_BASE_URL": stub.base_url,
             "OMDB_API_KEY": "test-key",
             "IMAGE_BASE_URL": f"{stub.base_url}/img",
+            # Every browser here is one client address (127.0.0.1) standing for many people: a
+            # person's fair share of iTunes (5 new searches a minute) would refuse the suite's
+            # searches. The share itself is tested by Tests/AppTests/Hardening/FairShareTests and
+            # scripts/attack (upstream-fair-share, put-show-no-body).
+            "SHARE_ITUNES_PER_MINUTE": "0",
+            "SHARE_TVMAZE_PER_MINUTE": "0",
+            # Likewise each test's browser is a new visitor from the same address.
+            "NEW_VISITORS_PER_HOUR": "0",
         }
     )
     env.pop("ADMIN_TOKEN", None)  # no longer used by the app (it would only log a warning)

@@ -37,7 +37,7 @@ public struct AppServices: Sendable {
             http: http, store: store,
             throttle: HostThrottle(limit: 20, window: 60, clock: clock),
             breaker: itunesBreaker,
-            clock: clock, offline: config.offline, logger: logger
+            clock: clock, offline: config.offline, logger: logger, share: .itunes(config.shares, database: database, clock: clock)
         )
         let offlineCatalog = try OfflineCatalog.bundled()
         catalog = MovieCatalog(
@@ -49,7 +49,8 @@ public struct AppServices: Sendable {
             http: http, store: SQLCacheStore(database: database),
             throttle: HostThrottle(limit: 20, window: 10, clock: clock),
             breaker: HostBreaker(coolDown: 30, clock: clock),
-            clock: clock, offline: config.offline, logger: logger, rateLimitRetryDelay: 2, sleep: sleep
+            clock: clock, offline: config.offline, logger: logger, rateLimitRetryDelay: 2,
+            share: .tvmaze(config.shares, database: database, clock: clock), sleep: sleep
         )
         shows = ShowCatalog(upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineShows.bundled())
         // OMDb's free key: 1,000 calls a day, counted in the database.
@@ -57,7 +58,7 @@ public struct AppServices: Sendable {
             http: http, store: store,
             throttle: HostThrottle(limit: 20, window: 10, clock: clock),
             breaker: HostBreaker(coolDown: 30, clock: clock),
-            clock: clock, offline: config.offline, logger: logger
+            clock: clock, offline: config.offline, logger: logger, share: .omdb(config.shares, database: database, clock: clock)
         )
         let omdb = OMDbClient(
             upstream: omdbUpstream, store: store, apiKey: config.omdbAPIKey, baseURL: config.omdbBaseURL,
@@ -77,7 +78,9 @@ public struct AppServices: Sendable {
         offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock)
         library = LibraryService(database: database, clock: clock)
         titles = TitleLookup(catalog: catalog, shows: shows, library: library)
-        sessions = SessionService(database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400)
+        sessions = SessionService(
+            database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400, newVisitorsPerHour: config.newVisitorsPerHour
+        )
         tokens = APITokenService(database: database, clock: clock)
         accounts = AccountService(database: database, sessions: sessions, library: library, tokens: tokens, clock: clock)
         posters = PosterService(

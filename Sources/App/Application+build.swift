@@ -46,7 +46,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     router.add(middleware: APIMethodMiddleware(routes: apiRoutes))
 
     // Pages and forms: CSRF-checked. The console is a group inside them whose gate denies by default.
-    let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer))
+    let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer)).add(middleware: FairShareMiddleware())
     let actions = LibraryActions(titles: services.titles, library: services.library, posters: services.posters, logger: services.logger)
     pages.on(Route.health) { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "ok")))

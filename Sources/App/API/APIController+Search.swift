@@ -23,9 +23,11 @@ extension APIController {
             result = found
         }
         var remembered = false
-        if result.isRememberable, let session = APIScope.session {
+        // A read writes nothing new: only a caller with a profile (a session or a token) has the
+        // search remembered; a search never starts a visitor.
+        if result.isRememberable, let profile = APIScope.session?.profileID {
             do {
-                try await search.remember(result, profile: try await session.profileForWrite())
+                try await search.remember(result, profile: profile)
                 remembered = true
             } catch {
                 logger.error("remembering the search failed", metadata: ["error": "\(error)"])

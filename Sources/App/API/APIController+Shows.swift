@@ -52,6 +52,9 @@ extension APIController {
         switch (outcome, outcome.problem(.show, id)) {
         case (.saved(let item?, _), _): return .ok(.init(body: .json(.init(item))))
         case (.titleNotFound, let problem?): return .notFound(.init(body: .applicationProblemJson(.init(status: 404, detail: problem.detail))))
+        case (.tooManyNewVisitors(let wait), let problem?):
+            return .tooManyRequests(
+                .init(headers: .init(retryAfter: wait), body: .applicationProblemJson(.init(status: 429, detail: problem.detail))))
         case (_, let problem):
             return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(problem?.detail ?? ErrorTexts.saveShowFailed))))
         }

@@ -25,7 +25,9 @@ struct APIController: APIProtocol {
     ) throws {
         let api = router.group().add(middleware: APIProblemMiddleware(logger: logger))
         let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false))
+            .add(middleware: FairShareMiddleware())
         let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true))
+            .add(middleware: FairShareMiddleware())
         members.on(APIRoute.document) { _, _ in
             guard let url = APISpec.documentURL, let data = try? Data(contentsOf: url) else { throw HTTPError(.notFound) }
             var headers = HTTPFields()
@@ -104,6 +106,8 @@ struct APIController: APIProtocol {
         case (.saved(let item?, _), _): return .ok(.init(body: .json(.init(item))))
         case (.titleNotFound, let problem?): return .notFound(.init(body: .applicationProblemJson(problem)))
         case (.invalidNote, let problem?): return .unprocessableContent(.init(body: .applicationProblemJson(problem)))
+        case (.tooManyNewVisitors(let wait), let problem?):
+            return .tooManyRequests(.init(headers: .init(retryAfter: wait), body: .applicationProblemJson(problem)))
         case (_, let problem?): return .serviceUnavailable(.init(body: .applicationProblemJson(problem)))
         default: return .noContent(.init())
         }

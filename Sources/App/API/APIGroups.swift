@@ -26,6 +26,7 @@ struct APIProblemMiddleware: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError {
             response = try JSONAnswer.error(error.status, error.body ?? error.status.reasonPhrase)
+            if let wait = error.headers[.retryAfter] { response.headers[.retryAfter] = wait }
         } catch let error as ServerError where (error.underlyingError as? HTTPError)?.status == .contentTooLarge {
             response = try JSONAnswer.error(.contentTooLarge, BodyLimitMiddleware.tooLarge.body ?? "Too large")
         } catch let error as ServerError {

@@ -17,10 +17,15 @@ final class APISession: Sendable {
     /// Why the admin operations must refuse this caller: nil for an administrator, `.unauthorized`
     /// with no credential at all, `.forbidden` for anyone else.
     let adminRefusal: HTTPResponse.Status?
+    /// The client address a new visitor is counted for (`VisitorThrottle`).
+    let address: String?
     private let started = Mutex<(token: String, profile: UUID)?>(nil)
 
-    init(existing: UUID?, sessions: SessionService, visitor: String = "", adminRefusal: HTTPResponse.Status? = .forbidden) {
+    init(
+        existing: UUID?, sessions: SessionService, visitor: String = "", adminRefusal: HTTPResponse.Status? = .forbidden, address: String? = nil
+    ) {
         self.existing = existing
+        self.address = address
         self.sessions = sessions
         self.visitor = visitor
         self.adminRefusal = adminRefusal
@@ -31,7 +36,7 @@ final class APISession: Sendable {
     /// The caller's profile, creating a visitor (and its cookie) on the first write.
     func profileForWrite() async throws -> UUID {
         if let profileID { return profileID }
-        let new = try await sessions.startVisitor()
+        let new = try await sessions.startVisitor(address: address)
         started.withLock { $0 = new }
         return new.profile
     }
@@ -87,7 +92,10 @@ struct APISessionMiddleware: RouterMiddleware {
         }
         let refusal: HTTPResponse.Status = context.profileID == nil ? .unauthorized : .forbidden
         guard admin else {
-            return .allowed(APISession(existing: context.profileID, sessions: sessions, visitor: context.visitor, adminRefusal: refusal))
+            return .allowed(
+                APISession(
+                    existing: context.profileID, sessions: sessions, visitor: context.visitor, adminRefusal: refusal, address: context.clientAddress
+                ))
         }
         guard context.isAccount, try await accounts.account(context.profileID)?.isAdmin == true else {
             return .refused(refusal, APIRefusal.detail(refusal))

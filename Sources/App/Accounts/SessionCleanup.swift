@@ -78,10 +78,15 @@ public struct SessionCleanup: Service {
         }
         let windows = [
             LoginThrottle(database: database, clock: sessions.clock).attempts, SignUpThrottle(database: database, clock: sessions.clock).attempts,
+            VisitorThrottle.window(database: database, clock: sessions.clock),
         ]
-        for window in windows {
+        let sweeps =
+            windows.map { window in { @Sendable in try await window.sweep(batch: Self.batchSize) } }
+            + ClientShare.all(database: database, clock: sessions.clock).map { share in { @Sendable in try await share.sweep(batch: Self.batchSize) }
+            }
+        for sweep in sweeps {
             var rounds = 0
-            while rounds < Self.maxBatches, try await window.sweep(batch: Self.batchSize) == Self.batchSize { rounds += 1 }
+            while rounds < Self.maxBatches, try await sweep() == Self.batchSize { rounds += 1 }
         }
         return (ended, visitors)
     }

@@ -36,7 +36,14 @@ public final class SessionService: Sendable {
     /// token hash → who, and when last_seen_at was written.
     let known = RememberedLookups<Remembered>()
 
-    public init(database: AppDatabase, clock: any AppClock, idleTimeout: TimeInterval = 30 * 86_400) {
+    /// New visitors per client address and hour (`NEW_VISITORS_PER_HOUR`); nil: no limit.
+    let newVisitors: VisitorThrottle?
+
+    public init(
+        database: AppDatabase, clock: any AppClock, idleTimeout: TimeInterval = 30 * 86_400,
+        newVisitorsPerHour: Int = 30
+    ) {
+        newVisitors = VisitorThrottle(database: database, clock: clock, limit: newVisitorsPerHour)
         self.database = database
         self.clock = clock
         self.idleTimeout = idleTimeout
@@ -142,6 +149,13 @@ public final class SessionService: Sendable {
     }
 
     /// Creates a visitor profile and its session; returns the cookie token.
+    /// A visitor started by a write from `address` (counted by `VisitorThrottle`; throws its
+    /// `Refused` past the limit).
+    func startVisitor(address: String?) async throws -> (token: String, profile: UUID) {
+        try await newVisitors?.admit(address: address ?? "unknown")
+        return try await startVisitor()
+    }
+
     public func startVisitor() async throws -> (token: String, profile: UUID) {
         let now = clock.now()
         let token = Self.newToken()

@@ -76,6 +76,8 @@ public final class CachedUpstream: Sendable {
     let logger: Logger
     /// After a 429, wait this long and try once more (TVMaze asks for ~2 s); nil: no retry.
     let rateLimitRetryDelay: TimeInterval?
+    /// Each client's fair share of this upstream (nil: no per-client limit).
+    let share: ClientShare?
     let sleep: @Sendable (TimeInterval) async -> Void
     private let flight = SingleFlight<String, CachedBody, UpstreamError>()
     /// Bodies this process read or fetched, so a fresh one is served without a database read.
@@ -85,7 +87,7 @@ public final class CachedUpstream: Sendable {
 
     public init(
         http: any UpstreamHTTP, store: any CatalogCacheStore, throttle: HostThrottle, breaker: HostBreaker,
-        clock: any AppClock, offline: Bool, logger: Logger, rateLimitRetryDelay: TimeInterval? = nil,
+        clock: any AppClock, offline: Bool, logger: Logger, rateLimitRetryDelay: TimeInterval? = nil, share: ClientShare? = nil,
         sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }
     ) {
         self.http = http
@@ -96,6 +98,7 @@ public final class CachedUpstream: Sendable {
         self.offline = offline
         self.logger = logger
         self.rateLimitRetryDelay = rateLimitRetryDelay
+        self.share = share
         self.sleep = sleep
     }
 
@@ -127,8 +130,14 @@ public final class CachedUpstream: Sendable {
             remember(key, cached)
             return .fresh(cached)
         }
-        let result = await flight.run(key) { [self] in
+        var result = await flight.run(key) { [self] in
             await self.callUpstream(key: key, url: url, policy: policy, validate: validate)
+        }
+        // Joined another client's call that its share refused: this client asks for itself.
+        if case .failure(.overShare(let client, _)) = result, let current = UpstreamClient.current, current.key != client {
+            result = await flight.run(key) { [self] in
+                await self.callUpstream(key: key, url: url, policy: policy, validate: validate)
+            }
         }
         switch result {
         case .success(let body):
@@ -136,6 +145,7 @@ public final class CachedUpstream: Sendable {
             return .fresh(body)
         case .failure(let error):
             if let cached { return .stale(cached, error) }
+            if case .overShare(_, let wait) = error, share?.refusal == .tooManyRequests { UpstreamClient.current?.refused(retryAfter: wait) }
             return .failed(error)
         }
     }
@@ -157,12 +167,24 @@ public final class CachedUpstream: Sendable {
         var errorStatus: Int?
         while true {
             if breaker.isOpen(host) { return .failure(.hostDown) }
+            // The client's own share first: a client over it does not use up the shared allowance.
+            var admission: ClientShare.Admission?
+            if !retried, let share, let client = UpstreamClient.current {
+                let admitted = await share.admit(client)
+                if case .refused(let wait) = admitted {
+                    logger.notice("client over its share", metadata: ["host": "\(host)", "retryAfter": "\(wait)"])
+                    return .failure(.overShare(client: client.key, retryAfter: wait))
+                }
+                admission = admitted
+            }
             guard throttle.tryAcquire(host) else {
                 logger.notice("upstream throttled", metadata: ["host": "\(host)"])
+                if let admission { await share?.release(admission) }
                 return .failure(.throttled)
             }
             if let budget = policy.budget, await !budget.spend() {
                 logger.notice("upstream budget spent for today", metadata: ["host": "\(host)"])
+                if let admission { await share?.release(admission) }
                 return .failure(.quotaExhausted)
             }
             let response: UpstreamResponse

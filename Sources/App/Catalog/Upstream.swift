@@ -33,6 +33,9 @@ public enum UpstreamError: Error, Sendable, Equatable {
     case refused(String)
     /// Our daily allowance of calls to this upstream is spent (OMDb's free key: 1,000 a day).
     case quotaExhausted
+    /// The client this request is for has used its fair share of the allowance (`ClientShare`):
+    /// whose share (`UpstreamClient.key`) and the seconds until it may call again.
+    case overShare(client: String, retryAfter: Int)
 
     public var isUnreachable: Bool {
         switch self {

@@ -29,6 +29,12 @@ public struct AppConfig: Sendable {
     public var trustedProxies: [String] = []
     /// `SESSION_IDLE_DAYS`: a session unused this long ends (30 by default).
     public var sessionIdleDays: Double = 30
+    /// Each client's fair share of the upstreams' allowances (`SHARE_ITUNES_PER_MINUTE`,
+    /// `SHARE_TVMAZE_PER_MINUTE`, `SHARE_OMDB_PER_DAY`; 0 = no per-client limit for that upstream).
+    public var shares = ClientShare.Limits()
+    /// `NEW_VISITORS_PER_HOUR`: visitor profiles a client address may start with writes in an hour
+    /// (30 by default; 0 = no limit).
+    public var newVisitorsPerHour = 30
 
     public init() {}
 
@@ -85,6 +91,22 @@ public struct AppConfig: Sendable {
                 throw ConfigError.invalid(name: "SESSION_IDLE_DAYS", value: days, reason: "expected a number of days from 1 to 400")
             }
             config.sessionIdleDays = number
+        }
+        for (name, limit) in [
+            ("SHARE_ITUNES_PER_MINUTE", \ClientShare.Limits.itunesPerMinute), ("SHARE_TVMAZE_PER_MINUTE", \.tvmazePerMinute),
+            ("SHARE_OMDB_PER_DAY", \.omdbPerDay),
+        ] {
+            guard let raw = value(name) else { continue }
+            guard let number = Int(raw), (0...1_000_000).contains(number) else {
+                throw ConfigError.invalid(name: name, value: raw, reason: "expected a number of calls (0 for no limit)")
+            }
+            config.shares[keyPath: limit] = number
+        }
+        if let raw = value("NEW_VISITORS_PER_HOUR") {
+            guard let number = Int(raw), (0...1_000_000).contains(number) else {
+                throw ConfigError.invalid(name: "NEW_VISITORS_PER_HOUR", value: raw, reason: "expected a number of visitors (0 for no limit)")
+            }
+            config.newVisitorsPerHour = number
         }
         if let url = value("PUBLIC_URL") { config.publicURL = try validatedBaseURL(url, name: "PUBLIC_URL") }
         if let proxies = value("TRUSTED_PROXIES") {

@@ -15,6 +15,9 @@ enum LibraryOutcome: Sendable {
     case unavailable
     /// The note is too long; nothing was written. `title` names the film for the note form.
     case invalidNote(String, title: String)
+    /// Nothing was saved: the write would have started a visitor, and the client's address has
+    /// started too many lately (`VisitorThrottle`).
+    case tooManyNewVisitors(retryAfter: Int)
     case storageFailed
 }
 
@@ -49,6 +52,8 @@ struct LibraryActions: Sendable {
             if case .noteTooLong = error { return .invalidNote(error.message, title: movie.title) }
             logger.error("library write failed", metadata: ["error": "\(error)"])
             return .storageFailed
+        } catch let refused as VisitorThrottle.Refused {
+            return .tooManyNewVisitors(retryAfter: refused.retryAfter)
         } catch {
             logger.error("visitor creation failed", metadata: ["error": "\(error)"])
             return .storageFailed
@@ -66,6 +71,8 @@ struct LibraryActions: Sendable {
         let item: LibraryItem?
         do {
             item = try await library.update(profile: try await writer(), show: show, favorite: favorite)
+        } catch let refused as VisitorThrottle.Refused {
+            return .tooManyNewVisitors(retryAfter: refused.retryAfter)
         } catch {
             logger.error("show save failed", metadata: ["error": "\(error)"])
             return .storageFailed

@@ -42,6 +42,7 @@ public final class AppDatabase: Sendable {
         CreateAPITokens(),
         AddSessionDetails(),
         CountClicksOnce(),
+        CreateClientLimits(),
     ]
 
     private init(

@@ -11,9 +11,13 @@ struct SearchAPITests {
     func search() async throws {
         try await TestApp.with(configure: { $0.omdbAPIKey = Fixtures.omdbKey }) { app in
             try await app.test { client in
-                let response = try await client.get("/api/v1/search?q=spider")
+                // Without a session the search is answered and nothing is written.
+                let anonymous = try await client.get("/api/v1/search?q=spider")
+                #expect(anonymous.status == .ok && anonymous.sessionCookie == nil)
+                #expect(try !APITests.decode(Schemas.SearchResults.self, anonymous).remembered)
+                let cookie = try await app.visitor()
+                let response = try await client.get("/api/v1/search?q=spider", cookie: cookie)
                 #expect(response.status == .ok)
-                let cookie = try #require(response.sessionCookie)
                 let results = try APITests.decode(Schemas.SearchResults.self, response)
                 #expect(results.query == "spider" && results.source.kind == .live && results.remembered)
                 #expect(results.bestMatch?.movie.id == 284_910_350)
@@ -54,7 +58,8 @@ struct SearchAPITests {
     func upstreamFailure() async throws {
         try await TestApp.with { app in
             try await app.test { client in
-                let cookie = try #require(try await client.get("/api/v1/search?q=spider").sessionCookie)
+                let cookie = try await app.visitor()
+                #expect(try APITests.decode(Schemas.SearchResults.self, try await client.get("/api/v1/search?q=spider", cookie: cookie)).remembered)
                 app.upstream.fail(host: "itunes.test") { _ in UpstreamResponse(status: 200, body: Data("{\"results\":".utf8)) }
                 let failed = try await client.get("/api/v1/search?q=midsommar", cookie: cookie)
                 #expect(failed.status == .serviceUnavailable)

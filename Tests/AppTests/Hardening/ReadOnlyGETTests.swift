@@ -21,14 +21,17 @@ struct ReadOnlyGETTests {
         return counts
     }
 
-    @Test("100 cookieless GETs of every page, searches included, create no row at all")
+    @Test("100 cookieless GETs of every page, searches (pages and API) included, create no row at all")
     func crawlerWritesNothing() async throws {
         try await TestApp.withOffers(.demo) { app, _ in
             let before = try await Self.rows(app)
             let statuses = try await app.test { client in
                 var statuses: [Int] = []
                 for index in 0..<100 {
-                    let path = ["/search?q=Spider", "/", "/movies?year=2026", "/movies/1001", "/shows", "/library", "/search"][index % 7]
+                    let path = [
+                        "/search?q=Spider", "/", "/movies?year=2026", "/movies/1001", "/shows", "/library", "/search", "/api/v1/search?q=Spider",
+                    ][
+                        index % 8]
                     statuses.append(try await client.get(path, browser: false).status.code)
                 }
                 return statuses

@@ -11,17 +11,21 @@ struct CountClicksOnceMigrationTests {
     func existingClicksStayCounted() async throws {
         try await TestDatabase.with { database in
             // The table as it was before the migration, with two clicks of one visitor in one window.
-            try await CountClicksOnce().revert(on: database.db)
+            // Schema changes and rows through the one writer (on SQLite, one connection), so no
+            // statement runs on a connection that has not seen the change before it.
+            try await database.write { db in try await CountClicksOnce().revert(on: db) }
             let now = ManualClock().now()
             for _ in 0..<2 {
-                try await database.sql.raw(
-                    """
-                    INSERT INTO offer_clicks (id, offer_id, advertiser_id, visitor, title, day, clicked_at)
-                    VALUES (\(bind: UUID()), 7, 3, 'v', NULL, \(bind: OfferFixtures.today), \(bind: now))
-                    """
-                ).run()
+                try await database.writeSQL { sql in
+                    try await sql.raw(
+                        """
+                        INSERT INTO offer_clicks (id, offer_id, advertiser_id, visitor, title, day, clicked_at)
+                        VALUES (\(bind: UUID()), 7, 3, 'v', NULL, \(bind: OfferFixtures.today), \(bind: now))
+                        """
+                    ).run()
+                }
             }
-            try await CountClicksOnce().prepare(on: database.db)
+            try await database.write { db in try await CountClicksOnce().prepare(on: db) }
             let tracker = OfferTracker(database: database, clock: ManualClock(), logger: TestDatabase.logger, flushDelay: .seconds(3600))
             let offer = OfferFixtures.offer(7, advertiser: 3)
             #expect(try await tracker.click(offer, visitor: "v", title: nil) == nil, "the old rows have no key: the first new click counts")

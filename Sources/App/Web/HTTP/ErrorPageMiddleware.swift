@@ -15,13 +15,29 @@ struct ErrorPageMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch let error as HTTPError {
             let message = error.body ?? error.status.reasonPhrase
-            if FormInput.wantsJSON(request) { return try JSONAnswer.error(error.status, message) }
-            let page = MessagePage(
-                chrome: Chrome(error.status == .notFound ? "Not found" : "Something is not right", tab: nil),
-                heading: error.status == .notFound ? "Not found" : "Check your request", message: message,
-                retryURL: nil, backURL: Route.home.path
-            )
-            return try renderer.response(page, status: error.status)
+            var response: Response
+            if FormInput.wantsJSON(request) {
+                response = try JSONAnswer.error(error.status, message)
+            } else {
+                let heading =
+                    switch error.status {
+                    case .notFound: "Not found"
+                    case .tooManyRequests: "Slow down a little"
+                    default: "Check your request"
+                    }
+                // A page view refused for now (429) can be asked for again: Retry repeats it.
+                let retry =
+                    error.status == .tooManyRequests && request.method == .get
+                    ? Route.safeReturnPath(request.uri.description, fallback: Route.home.path) : nil
+                let page = MessagePage(
+                    chrome: Chrome(
+                        error.status == .notFound ? "Not found" : heading == "Check your request" ? "Something is not right" : heading, tab: nil),
+                    heading: heading, message: message, retryURL: retry, backURL: Route.home.path
+                )
+                response = try renderer.response(page, status: error.status)
+            }
+            if let wait = error.headers[.retryAfter] { response.headers[.retryAfter] = wait }
+            return response
         } catch {
             logger.error("request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             if FormInput.wantsJSON(request) {

@@ -13,7 +13,13 @@ extension LibraryOutcome {
         case .unavailable: (.serviceUnavailable, ErrorTexts.fetchFailed)
         case .invalidNote(let message, _): (.unprocessableContent, message)
         case .storageFailed: (.serviceUnavailable, Self.saveFailedText(kind))
+        case .tooManyNewVisitors(let wait): (.tooManyRequests, VisitorThrottle.Refused(retryAfter: wait).message)
         }
+    }
+
+    /// Seconds the client should wait before trying again (`Retry-After`), when that is the problem.
+    var retryAfter: Int? {
+        if case .tooManyNewVisitors(let wait) = self { wait } else { nil }
     }
 }
 
@@ -24,6 +30,12 @@ extension PageRenderer {
         _ outcome: LibraryOutcome, kind: MediaKind, id: Int, wantsJSON: Bool, retry: RetryForm?, returnTo: String, note: String?
     ) throws -> Response? {
         guard let (status, detail) = outcome.problem(kind, id) else { return nil }
+        if let wait = outcome.retryAfter {
+            // The 429 page (or problem+json) of `ErrorPageMiddleware`, with Retry-After.
+            var headers = HTTPFields()
+            headers[.retryAfter] = String(wait)
+            throw HTTPError(status, headers: headers, message: detail)
+        }
         if wantsJSON { return try JSONAnswer.error(status, detail) }
         switch outcome {
         case .invalidNote(_, let title):

@@ -17,6 +17,9 @@ struct AttemptWindow: Sendable {
     let timeColumn: String
     let limit: Int
     let window: TimeInterval
+    /// A column and value every row of this window has, when one table holds several windows
+    /// (`upstream_shares`: one per upstream); its rows are the only ones counted and swept.
+    var scope: (column: String, value: String)?
 
     /// An admitted attempt: its row, until it is cleared or kept as a failure.
     struct Ticket: Sendable, Equatable {
@@ -32,8 +35,9 @@ struct AttemptWindow: Sendable {
     func admit(_ keys: [(column: String, value: String)]) async throws -> Admission {
         let id = UUID()
         let now = clock.now()
-        let columns = ["id"] + keys.map(\.column) + [timeColumn]
-        let values: [any SQLExpression] = [SQLBind(id)] + keys.map { SQLBind($0.value) } + [SQLBind(now)]
+        let stored = keys + (scope.map { [$0] } ?? [])
+        let columns = ["id"] + stored.map(\.column) + [timeColumn]
+        let values: [any SQLExpression] = [SQLBind(id)] + stored.map { SQLBind($0.value) } + [SQLBind(now)]
         try await database.writeSQL { [table] sql in
             try await sql.insert(into: table).columns(columns).values(values).run()
         }
@@ -42,7 +46,7 @@ struct AttemptWindow: Sendable {
             let rows = try await database.sql.raw(
                 """
                 SELECT \(ident: timeColumn) AS at FROM \(ident: table)
-                WHERE \(ident: column) = \(bind: value) AND \(ident: timeColumn) > \(bind: now.addingTimeInterval(-window))
+                WHERE \(ident: column) = \(bind: value) AND \(ident: timeColumn) > \(bind: now.addingTimeInterval(-window))\(inScope)
                 ORDER BY \(ident: timeColumn) DESC LIMIT \(unsafeRaw: String(limit + 1))
                 """
             ).all()
@@ -54,6 +58,12 @@ struct AttemptWindow: Sendable {
         guard let wait = waits.max() else { return .allowed(Ticket(id: id)) }
         try await remove(Ticket(id: id))
         return .refused(retryAfter: wait)
+    }
+
+    /// ` AND <scope column> = <value>`, or nothing.
+    private var inScope: SQLQueryString {
+        guard let scope else { return "" }
+        return " AND \(ident: scope.column) = \(bind: scope.value)"
     }
 
     /// The attempt no longer counts (it succeeded, or ended before its answer).
@@ -75,7 +85,7 @@ struct AttemptWindow: Sendable {
         let before = clock.now().addingTimeInterval(-window)
         return try await database.writeSQL { sql in
             let ids = try await sql.raw(
-                "SELECT id FROM \(ident: table) WHERE \(ident: timeColumn) <= \(bind: before) LIMIT \(unsafeRaw: String(batch))"
+                "SELECT id FROM \(ident: table) WHERE \(ident: timeColumn) <= \(bind: before)\(inScope) LIMIT \(unsafeRaw: String(batch))"
             ).all().map { try $0.decode(column: "id", as: UUID.self) }
             guard !ids.isEmpty else { return 0 }
             try await sql.raw("DELETE FROM \(ident: table) WHERE id IN (\(binds: ids.map { $0 as any Encodable & Sendable }))").run()
