@@ -462,3 +462,29 @@ def test_my_lists_and_a_saved_film_still_open_when_itunes_is_down(app, stub, bro
     detail = wait_for(browser, ".detail", timeout=20)
     assert entry["trackName"] in detail.find_element(By.TAG_NAME, "h1").text
     assert detail.find_element(By.CSS_SELECTOR, ".synopsis").text in (entry["longDescription"], entry["shortDescription"])
+
+
+def test_the_year_picker_reaches_next_year(app, browser):
+    browser.get(app.url("/"))
+    next_year = datetime.now().year + 1
+    options = [o.get_attribute("value") for o in Select(wait_for(browser, "select#year")).options]
+    assert options[0] == str(next_year), options[:3]
+    Select(browser.find_element(By.ID, "year")).select_by_value(str(next_year))
+    until(browser, lambda d: d.current_url.endswith(f"/movies?year={next_year}"), 5, "the picker did not submit by itself")
+    assert browser.find_element(By.TAG_NAME, "h1").text == f"Movies of {next_year}"
+
+
+def test_a_films_preview_waits_to_be_played_with_its_poster_as_the_frame(app, browser):
+    browser.get(app.url(f"/movies/{CAT_IN_THE_HAT}"))
+    video = wait_for(browser, "video.preview-video", visible=True)
+    assert video.get_attribute("autoplay") is None
+    assert video.get_attribute("preload") == "none"
+    assert video.get_attribute("controls") is not None
+    assert video.get_attribute("src").startswith("https://video-ssl.itunes.apple.com/")
+    assert browser.execute_script("return arguments[0].paused && arguments[0].currentTime === 0", video)
+    poster = video.get_attribute("poster")
+    assert "/posters?" in poster
+    # The frame shown before playing is the film's poster, served by this site.
+    assert browser.execute_script("return fetch(arguments[0]).then(r => r.status)", poster) == 200
+    heading = browser.find_element(By.ID, "preview-heading")
+    assert heading.text == "Preview"

@@ -267,6 +267,8 @@ def with_store_defaults(film: dict) -> dict:
         "artworkUrl100",
         f"https://is1-ssl.mzstatic.com/image/thumb/Stub/v4/{track_id}/source/100x100bb.jpg",
     )
+    # iTunes gives films a trailer; the bundled catalogue leaves it out.
+    out.setdefault("previewUrl", f"https://video-ssl.itunes.apple.com/itunes-assets/Stub/v4/{track_id}/preview.m4v")
     out.setdefault("trackPrice", 14.99)
     out.setdefault("currency", "USD")
     return out

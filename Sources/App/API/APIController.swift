@@ -47,8 +47,10 @@ struct APIController: APIProtocol {
             return .badRequest(
                 .init(body: .applicationProblemJson(.badRequest("year must be between \(MovieCatalog.firstYear) and \(MovieCatalog.lastAPIYear)."))))
         }
-        // Nothing is released yet: no need to ask iTunes.
-        guard year <= current else { return .ok(.init(body: .json(.init(year: year, source: .init(.live(fetchedAt: clock.now())), movies: [])))) }
+        // Too far ahead for anything to be announced: no need to ask iTunes.
+        guard year <= MovieCatalog.latestYear(current: current) else {
+            return .ok(.init(body: .json(.init(year: year, source: .init(.live(fetchedAt: clock.now())), movies: []))))
+        }
         let list = await catalog.movies(year: year)
         return .ok(.init(body: .json(.init(year: year, source: .init(list.source), movies: list.movies.map(Components.Schemas.Movie.init)))))
     }

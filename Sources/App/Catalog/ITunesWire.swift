@@ -169,6 +169,19 @@ enum SafeURL {
     }
 }
 
+/// A film's iTunes preview, when the page may play it: https on Apple's preview host only (the
+/// Content-Security-Policy's `media-src` names the same host).
+enum ITunesPreview {
+    static let host = "video-ssl.itunes.apple.com"
+
+    static func playable(_ raw: String?) -> String? {
+        guard let raw, let url = URLComponents(string: raw), url.scheme?.lowercased() == "https", url.host?.lowercased() == host,
+            url.port == nil, url.user == nil
+        else { return nil }
+        return raw
+    }
+}
+
 enum ITunesDecoder {
     /// Decodes a search or lookup body (whatever the Content-Type said) into feature films, newest first.
     static func movies(from body: Data) throws -> [Movie] {

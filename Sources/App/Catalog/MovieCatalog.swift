@@ -40,8 +40,11 @@ public enum MovieLookup: Sendable {
 public final class MovieCatalog: Sendable {
     /// The earliest year the Movies screen offers.
     static let firstYear = 1950
-    /// The API takes years up to this (its schema's maximum); a year after the current one is an empty list.
+    /// The API takes years up to this (its schema's maximum); a year after `latestYear` is an empty list.
     static let lastAPIYear = 2100
+
+    /// The latest year offered: next year's films are already announced on iTunes.
+    static func latestYear(current: Int) -> Int { current + 1 }
 
     public static let yearFreshness: TimeInterval = 6 * 3600
     public static let lookupFreshness: TimeInterval = 24 * 3600

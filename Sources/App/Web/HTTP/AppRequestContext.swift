@@ -83,7 +83,8 @@ struct VisitorMiddleware: RouterMiddleware {
 /// cookies' form and HSTS). Pages load nothing from other sites and run no inline script.
 struct SecurityHeadersMiddleware: RouterMiddleware {
     static var contentSecurityPolicy: String {
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; "
+        "default-src 'self'; img-src 'self' data:; media-src https://\(ITunesPreview.host); style-src 'self'; script-src 'self'; "
+            + "object-src 'none'; "
             + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     }
 

@@ -16,6 +16,8 @@ struct MovieDetailPage: Page {
     let price: String?
     let synopsis: String?
     let storeURL: String?
+    /// The iTunes preview to play (nil: none, or not from Apple's preview host).
+    let previewURL: String?
     let returnTo: String
     let inLibrary: Bool
     let note: String?
@@ -39,6 +41,7 @@ struct MovieDetailPage: Page {
         price = Formats.price(movie.price, currency: movie.currency)
         synopsis = movie.synopsis
         storeURL = movie.storeURL
+        previewURL = ITunesPreview.playable(movie.previewURL)
         returnTo = Route.movie.link(movie.id)
         favoriteLabel = film.favorite ? "Bookmarked ✓" : "Bookmark"
         watchedLabel = film.watched ? "Watched ✓" : "Add to Watched"

@@ -23,15 +23,16 @@ struct MoviesController {
     /// `yearParameter` nil means the home page: the current year.
     func list(_ request: Request, _ context: AppRequestContext, yearParameter: String?) async throws -> Response {
         let currentYear = clock.currentYear
+        let latest = MovieCatalog.latestYear(current: currentYear)
         var year = currentYear
         if let yearParameter, !yearParameter.isEmpty {
             guard let parsed = Int(yearParameter.trimmingCharacters(in: .whitespaces)),
-                (MovieCatalog.firstYear...currentYear).contains(parsed)
+                (MovieCatalog.firstYear...latest).contains(parsed)
             else {
                 let message =
                     Int(yearParameter) == nil
-                    ? "“\(yearParameter.prefix(40))” is not a year. Pick a year between \(MovieCatalog.firstYear) and \(currentYear)."
-                    : "There are no films for \(yearParameter) yet. Pick a year between \(MovieCatalog.firstYear) and \(currentYear)."
+                    ? "“\(yearParameter.prefix(40))” is not a year. Pick a year between \(MovieCatalog.firstYear) and \(latest)."
+                    : "There are no films for \(yearParameter) yet. Pick a year between \(MovieCatalog.firstYear) and \(latest)."
                 let page = MoviesPage(year: currentYear, currentYear: currentYear, cards: [], source: nil, error: message)
                 return try renderer.response(page, status: .badRequest)
             }

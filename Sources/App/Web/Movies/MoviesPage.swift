@@ -34,7 +34,9 @@ struct MoviesPage: Page {
             error == nil ? "Movies of \(year)" : "Movies", tab: .movies, notice: source.flatMap { Formats.sourceNotice($0) }
         )
         self.year = year
-        years = (MovieCatalog.firstYear...currentYear).reversed().map { YearOption(value: $0, selected: $0 == year) }
+        years = (MovieCatalog.firstYear...MovieCatalog.latestYear(current: currentYear)).reversed().map {
+            YearOption(value: $0, selected: $0 == year)
+        }
         groups = SponsoredSlots.groups(cards)
         hasCards = !cards.isEmpty
         countText = cards.count == 1 ? "1 film" : "\(cards.count) films"
