@@ -339,6 +339,33 @@ def test_a_tablet_shows_the_best_matchs_poster_beside_its_facts(app, tablet_brow
 # --------------------------------------------------------------------------- offline (last: the app keeps "offline" for a while)
 
 
+def recent_queries(driver) -> list[str]:
+    return [a.text for a in driver.find_elements(By.CSS_SELECTOR, ".recent-searches .recent-query")]
+
+
+def test_recent_searches_are_listed_run_again_and_removed(app, browser):
+    # Recent searches belong to a profile: a first save starts one.
+    assert post_form(browser, app, f"/library/movies/{BOOKSMART}", {"favorite": "1", "return_to": "/"})["status"] == 200
+    for title in ("Midsommar", "Booksmart"):
+        search(browser, app, title)
+    browser.get(app.url("/search"))
+    until(browser, lambda d: recent_queries(d) == ["Booksmart", "Midsommar"], 5, f"recent searches: {recent_queries(browser)}")
+    assert wait_for(browser, "#recent-heading").text == "Recent searches"
+
+    click(browser, browser.find_element(By.XPATH, "//a[@class='recent-query' and normalize-space()='Midsommar']"))
+    until(browser, lambda d: d.current_url == app.url("/search?q=Midsommar"))
+    assert best_title(browser) == "Midsommar"
+    assert recent_queries(browser) == ["Midsommar", "Booksmart"]
+
+    item = browser.find_element(By.XPATH, "//li[@class='recent-item'][a[normalize-space()='Booksmart']]")
+    remove = item.find_element(By.CSS_SELECTOR, "button")
+    assert remove.get_attribute("aria-label") == "Remove “Booksmart” from recent searches"
+    click(browser, remove)
+    until(browser, lambda d: recent_queries(d) == ["Midsommar"], 5, f"recent searches: {recent_queries(browser)}")
+    assert browser.current_url == app.url("/search?q=Midsommar")
+    assert_no_script_errors(browser)
+
+
 def test_offline_the_search_screen_still_shows_the_last_search(app, stub, browser):
     search(browser, app, "Midsommar")
     assert best_title(browser) == "Midsommar"

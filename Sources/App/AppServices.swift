@@ -66,7 +66,7 @@ public struct AppServices: Sendable {
         )
         search = SearchService(
             upstream: upstream, catalog: catalog, baseURL: config.itunesBaseURL, country: config.country, offline: offlineCatalog, shows: shows,
-            omdb: omdb, lastSearches: LastSearchStore(database: database),
+            omdb: omdb, lastSearches: LastSearchStore(database: database), history: SearchHistoryStore(database: database),
             connectivity: Connectivity(
                 http: http, probeURL: URL(string: config.itunesBaseURL)!, offlineMode: config.offline, breaker: itunesBreaker, clock: clock
             ),

@@ -25,6 +25,13 @@ extension APIController {
         var remembered = false
         // A read writes nothing new: only a caller with a profile (a session or a token) has the
         // search remembered; a search never starts a visitor.
+        if let profile = APIScope.session?.profileID {
+            do {
+                try await search.recordInHistory(query, profile: profile)
+            } catch {
+                logger.error("recording the search in the history failed", metadata: ["error": "\(error)"])
+            }
+        }
         if result.isRememberable, let profile = APIScope.session?.profileID {
             do {
                 try await search.remember(result, profile: profile)
@@ -47,10 +54,7 @@ extension APIController {
 
     func getLastSearch(_ input: Operations.GetLastSearch.Input) async throws -> Operations.GetLastSearch.Output {
         guard let profile = APIScope.session?.existing else {
-            return .unauthorized(
-                .init(
-                    headers: .init(wwwAuthenticate: APIRefusal.challenge),
-                    body: .applicationProblemJson(.init(.unauthorized, APIRefusal.signInNeeded))))
+            return .unauthorized(APIRefusal.signInResponse)
         }
         let last: LastSearch?
         do {
@@ -63,6 +67,38 @@ extension APIController {
         }
         return .ok(
             .init(body: .json(.init(query: last.query, searchedAt: last.searchedAt, match: try await match(last.movie, details: last.details)))))
+    }
+
+    func listRecentSearches(_ input: Operations.ListRecentSearches.Input) async throws -> Operations.ListRecentSearches.Output {
+        guard let profile = APIScope.session?.existing else {
+            return .unauthorized(APIRefusal.signInResponse)
+        }
+        do {
+            let entries = try await search.recentSearches(profile: profile)
+            return .ok(
+                .init(
+                    body: .json(.init(searches: entries.map { .init(id: $0.id.uuidString.lowercased(), query: $0.query, searchedAt: $0.searchedAt) }))
+                ))
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable("Your recent searches could not be loaded just now."))))
+        }
+    }
+
+    func deleteRecentSearch(_ input: Operations.DeleteRecentSearch.Input) async throws -> Operations.DeleteRecentSearch.Output {
+        guard let profile = APIScope.session?.existing else {
+            return .unauthorized(APIRefusal.signInResponse)
+        }
+        guard let id = UUID(uuidString: input.path.id) else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be the id of one of your recent searches."))))
+        }
+        do {
+            guard try await search.removeFromHistory(id, profile: profile) else {
+                return .notFound(.init(body: .applicationProblemJson(.notFound("That search is not among your recent searches."))))
+            }
+            return .noContent(.init())
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable("The search could not be removed just now; try again."))))
+        }
     }
 
     private func match(_ movie: Movie, details: OMDbDetails?) async throws -> Components.Schemas.SearchMatch {

@@ -80,10 +80,7 @@ struct APIController: APIProtocol {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("page must be between 1 and 100000."))))
         }
         guard let profile = APIScope.session?.existing else {
-            return .unauthorized(
-                .init(
-                    headers: .init(wwwAuthenticate: APIRefusal.challenge),
-                    body: .applicationProblemJson(.init(.unauthorized, APIRefusal.signInNeeded))))
+            return .unauthorized(APIRefusal.signInResponse)
         }
         let result = try await library.list(profile: profile, list: list, page: page, kind: kind)
         return .ok(

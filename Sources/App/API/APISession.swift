@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import PopcornAPI
 import Synchronization
 
 /// The caller of an API operation. Generated handlers cannot see the request context or set
@@ -135,6 +136,10 @@ enum APIRefusal {
     static let challenge = #"Bearer realm="PopcornSwirl""#
     static let invalidToken = "This API token is not valid: it was revoked, mistyped, or is not a PopcornSwirl token (`Authorization: Bearer ps_…`)."
     static let signInNeeded = "Send a personal API token (`Authorization: Bearer ps_…`, made on your account page) or sign in."
+    /// The 401 of an operation that needs a caller and has none.
+    static var signInResponse: Components.Responses.Unauthorized {
+        .init(headers: .init(wwwAuthenticate: challenge), body: .applicationProblemJson(.init(.unauthorized, signInNeeded)))
+    }
     static let notAdmin = "This account is not an administrator. Administrators are made with `popcornswirl create-admin`."
 
     static func detail(_ status: HTTPResponse.Status) -> String {

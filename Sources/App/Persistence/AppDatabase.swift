@@ -43,6 +43,7 @@ public final class AppDatabase: Sendable {
         AddSessionDetails(),
         CountClicksOnce(),
         CreateClientLimits(),
+        CreateSearchHistory(),
     ]
 
     private init(

@@ -99,13 +99,14 @@ public final class SearchService: Sendable {
     let shows: ShowCatalog
     public let omdb: OMDbClient
     let lastSearches: LastSearchStore
+    let history: SearchHistoryStore
     let connectivity: Connectivity
     let clock: any AppClock
 
     init(
         upstream: CachedUpstream, catalog: MovieCatalog, baseURL: String, country: String, offline: OfflineCatalog, shows: ShowCatalog,
         omdb: OMDbClient,
-        lastSearches: LastSearchStore, connectivity: Connectivity, clock: any AppClock
+        lastSearches: LastSearchStore, history: SearchHistoryStore, connectivity: Connectivity, clock: any AppClock
     ) {
         self.upstream = upstream
         self.catalog = catalog
@@ -115,6 +116,7 @@ public final class SearchService: Sendable {
         self.shows = shows
         self.omdb = omdb
         self.lastSearches = lastSearches
+        self.history = history
         self.connectivity = connectivity
         self.clock = clock
     }
@@ -191,6 +193,21 @@ public final class SearchService: Sendable {
 
     public func last(profile: UUID?) async throws -> LastSearch? {
         try await lastSearches.last(profile: profile)
+    }
+
+    /// The search joins the person's recent searches (any answered search, results or none).
+    public func recordInHistory(_ query: SearchQuery, profile: UUID) async throws {
+        try await history.record(profile: profile, query: query, at: clock.now())
+    }
+
+    /// The person's recent searches, newest first (none without a profile).
+    public func recentSearches(profile: UUID?) async throws -> [SearchHistoryEntry] {
+        try await history.recent(profile: profile)
+    }
+
+    /// Removes one of the person's recent searches; false when it is not theirs or not there.
+    public func removeFromHistory(_ id: UUID, profile: UUID?) async throws -> Bool {
+        try await history.remove(profile: profile, id: id)
     }
 
     /// Whether iTunes can be reached now (remembered for a few seconds).

@@ -66,6 +66,7 @@ enum Route: String, SiteRoute {
     case removeShow = "POST /library/shows/:id/remove"
 
     case search = "GET /search"
+    case removeRecentSearch = "POST /search/history/:id/remove"
     case poster = "GET /posters"
     case offerClick = "GET /offers/:id/go"
     case offerImage = "GET /offers/images/:id"

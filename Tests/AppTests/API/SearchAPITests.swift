@@ -68,4 +68,29 @@ struct SearchAPITests {
             }
         }
     }
+
+    @Test("GET /api/v1/search/history lists the caller's recent searches newest first; DELETE removes one of its own")
+    func recentSearches() async throws {
+        try await TestApp.with { app in
+            let cookie = try await app.visitor()
+            let other = try await app.visitor()
+            try await app.test { client in
+                #expect(try await client.get("/api/v1/search/history").status == .unauthorized)
+                _ = try await client.get("/api/v1/search?q=spider", cookie: cookie)
+                app.clock.advance(60)
+                _ = try await client.get("/api/v1/search?q=Midsommar", cookie: cookie)
+                let listed = try APITests.decode(Schemas.RecentSearches.self, try await client.get("/api/v1/search/history", cookie: cookie))
+                #expect(listed.searches.map(\.query) == ["Midsommar", "spider"])
+                let id = try #require(listed.searches.first?.id)
+                func delete(_ cookie: String) async throws -> Int {
+                    try await client.execute(uri: "/api/v1/search/history/\(id)", method: .delete, headers: [.cookie: cookie]).status.code
+                }
+                #expect(try await delete(other) == 404)
+                #expect(try await delete(cookie) == 204)
+                #expect(try await delete(cookie) == 404)
+                let after = try APITests.decode(Schemas.RecentSearches.self, try await client.get("/api/v1/search/history", cookie: cookie))
+                #expect(after.searches.map(\.query) == ["spider"])
+            }
+        }
+    }
 }

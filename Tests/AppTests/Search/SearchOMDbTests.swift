@@ -82,7 +82,10 @@ extension SearchTests {
                 #expect(page.text.contains("OMDb answered that it has no such film"))
                 #expect(page.text.contains("<dd>Jean-Pierre Jeunet</dd>"), "iTunes' film is still shown")
                 let last = try await client.get("/search", cookie: cookie).text
-                #expect(last.contains(#"<a href="/movies/284910350">Spider</a>"#) && !last.contains("Amélie"))
+                #expect(last.contains(#"<a href="/movies/284910350">Spider</a>"#) && last.contains("Your last search, “Spider”"))
+                #expect(!last.contains("Jean-Pierre Jeunet"), "Amélie is not shown as the last search")
+                // It was still searched: it is among the recent searches.
+                #expect(last.contains(#"class="recent-query" href="/search?q=Am%C3%A9lie">Amélie</a>"#))
             }
         }
     }

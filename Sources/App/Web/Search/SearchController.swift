@@ -14,6 +14,7 @@ struct SearchController {
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.search) { request, context in try await page(request, context) }
+        router.on(Route.removeRecentSearch) { request, context in try await removeRecent(request, context) }
     }
 
     func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -37,11 +38,13 @@ struct SearchController {
         case .results(let result):
             // A search another site linked or embedded (`FetchMetadata.isOwnRequest`) is shown but
             // does not replace the person's last search.
-            return try await results(result, context, done: done, remember: FetchMetadata(request.headers).isOwnRequest)
+            return try await results(result, of: query, context, done: done, remember: FetchMetadata(request.headers).isOwnRequest)
         }
     }
 
-    private func results(_ result: SearchResult, _ context: AppRequestContext, done: String?, remember: Bool) async throws -> Response {
+    private func results(
+        _ result: SearchResult, of query: SearchQuery, _ context: AppRequestContext, done: String?, remember: Bool
+    ) async throws -> Response {
         let returnTo = Route.searchFor(result.query)
         var messages: [SearchMessage] = []
         var cookie: Cookie?
@@ -56,6 +59,7 @@ struct SearchController {
                 messages.append(SearchMessage(.error, "This search could not be saved as your last search; the previous one is kept."))
             }
         }
+        if remember, let profile = context.profileID { await record(query, profile: profile) }
         if let message = Self.omdbMessage(result.omdb) { messages.append(message) }
         if result.movies.isEmpty {
             let offline = result.source == .offlineCatalogue
@@ -77,7 +81,7 @@ struct SearchController {
             otherCards: result.otherMovies.map { MovieCardView(movie: $0, state: movieStates[$0.id], returnTo: returnTo) },
             showCards: result.shows.map { ShowCardView(show: $0, saved: showStates[$0.id] != nil, returnTo: returnTo) },
             flash: best.flatMap { Self.flash($0, done: done) }
-        )
+        ).withHistory(await recent(context), returnTo: returnTo)
         let listing = ListingContext(movies: result.movies, shows: result.shows, kind: nil, key: nil)
         var response = try await renderer.listingResponse(page, listing: listing, offers: offers, visitor: context.visitor)
         if let cookie { response.setCookie(cookie) }
@@ -110,13 +114,14 @@ struct SearchController {
                 query: "", messages: [SearchMessage(.error, "Your last search could not be loaded just now. You can still search.")])
             return try renderer.response(page, status: .serviceUnavailable)
         }
+        let history = await recent(context)
         guard let last else {
             if await search.isOnline() {
-                return try renderer.response(
-                    SearchPage(query: "", messages: [SearchMessage(.welcome, SearchPage.welcome, heading: "Find a film or a show")]))
+                let page = SearchPage(query: "", messages: [SearchMessage(.welcome, SearchPage.welcome, heading: "Find a film or a show")])
+                return try renderer.response(page.withHistory(history, returnTo: Route.search.path))
             }
             let page = SearchPage(query: "", messages: [SearchMessage(.error, SearchPage.offlineNoSearch, heading: "No connection")])
-            return try renderer.response(page, status: .serviceUnavailable)
+            return try renderer.response(page.withHistory(history, returnTo: Route.search.path), status: .serviceUnavailable)
         }
         let saved = try await library.item(profile: context.profileID, movieID: last.movie.id)
         let best = BestMatchView(movie: last.movie, details: last.details, saved: saved, returnTo: Route.search.path)
@@ -124,7 +129,7 @@ struct SearchController {
         let page = SearchPage(
             query: last.query, messages: [SearchMessage(.info, "Your last search, “\(last.query)”, on \(when).")],
             bestHeading: "Your last search", best: best, flash: Self.flash(best, done: done)
-        )
+        ).withHistory(history, returnTo: Route.search.path)
         return try renderer.response(page)
     }
 

@@ -92,6 +92,9 @@ struct SearchPage: Page {
     let showGroups: [CardGroup<ShowCardView>]
     let hasShows: Bool
     let flash: String?
+    /// The person's recent searches (see `withHistory`).
+    private(set) var history: [RecentSearchView] = []
+    private(set) var hasHistory = false
 
     init(
         query: String, messages: [SearchMessage], source: CatalogSource? = nil, bestHeading: String? = nil, best: BestMatchView? = nil,
@@ -109,5 +112,32 @@ struct SearchPage: Page {
         showGroups = SponsoredSlots.groups(showCards)
         hasShows = !showCards.isEmpty
         self.flash = flash
+    }
+
+    /// The page with the person's recent searches listed under it, each removable from `returnTo`.
+    func withHistory(_ entries: [SearchHistoryEntry], returnTo: String) -> SearchPage {
+        var page = self
+        page.history = entries.map { RecentSearchView($0, returnTo: returnTo) }
+        page.hasHistory = !entries.isEmpty
+        return page
+    }
+}
+
+/// One recent search: run it again, or remove it.
+struct RecentSearchView {
+    let query: String
+    let url: String
+    let removeURL: String
+    let when: String
+    let iso: String
+    let returnTo: String
+
+    init(_ entry: SearchHistoryEntry, returnTo: String) {
+        query = entry.query
+        url = Route.searchFor(entry.query)
+        removeURL = Route.removeRecentSearch.link(entry.id.uuidString.lowercased())
+        when = UTCFormatters.moment.string(from: entry.searchedAt)
+        iso = ISO8601DateFormatter().string(from: entry.searchedAt)
+        self.returnTo = returnTo
     }
 }
