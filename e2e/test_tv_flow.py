@@ -192,9 +192,12 @@ def test_tv_favorites_lists_saved_shows_deletes_in_place_and_opens_details(app, 
     save(browser, app, SNOW)
 
     browser.get(app.url("/shows"))
-    click(browser, wait_for(browser, 'main a[href="/shows/favorites"]'))
+    tabs = lambda d: [(a.text, a.get_attribute("aria-current")) for a in d.find_elements(By.CSS_SELECTOR, "nav.show-tabs a")]
+    assert tabs(browser) == [("Shows", "page"), ("Favorites", None)]
+    click(browser, wait_for(browser, 'nav.show-tabs a[href="/shows/favorites"]'))
     until(browser, lambda d: d.current_url.endswith("/shows/favorites"))
     assert browser.find_element(By.TAG_NAME, "h1").text == "TV Favorites"
+    assert tabs(browser) == [("Shows", None), ("Favorites", "page")]
     wait_for(browser, ".shows-grid .show-card")
     assert sorted(card_titles(browser)) == ["Chicken Girls", "Snow"]
     for show_id in (CHICKEN_GIRLS, SNOW):
@@ -213,7 +216,7 @@ def test_tv_favorites_lists_saved_shows_deletes_in_place_and_opens_details(app, 
     click(browser, card_for(browser, SNOW).find_element(By.CSS_SELECTOR, ".card-link"))
     until(browser, lambda d: d.current_url.endswith(f"/shows/{SNOW}"))
     assert wait_for(browser, "main h1").text == "Snow"
-    assert browser.find_element(By.CSS_SELECTOR, ".show-header a.btn-delete-show").text == "Delete"
+    assert browser.find_element(By.CSS_SELECTOR, ".topbar-action a.btn-delete-show").text == "Delete"
 
     browser.get(app.url("/shows/favorites"))
     wait_for(browser, ".shows-grid .show-card")
@@ -263,8 +266,10 @@ def test_a_show_with_an_imdb_id_has_its_own_header_colour_poster_summary_and_imd
 
     poster = browser.find_element(By.CSS_SELECTOR, "img.detail-poster")
     assert wait_image_loaded(browser, poster) > 0, "the poster did not load"
-    button = browser.find_element(By.CSS_SELECTOR, ".show-header button.btn-favorite-show")
+    button = browser.find_element(By.CSS_SELECTOR, ".topbar-action button.btn-favorite-show")
     assert button.text == "Favorite"
+    # The action sits in the show's coloured navigation bar.
+    assert browser.execute_script("return arguments[0].closest('header.topbar') !== null", button)
     assert_green(button)
     assert_no_script_errors(browser)
 
@@ -283,8 +288,8 @@ def test_a_show_without_an_imdb_id_has_no_imdb_link(app, browser):
 def test_a_favourite_show_opens_with_its_real_poster_when_tvmaze_is_down(app, stub, browser):
     browser.get(app.url(f"/shows/{GIRLS}"))
     mark_page(browser)
-    click(browser, wait_for(browser, ".show-header button.btn-favorite-show"))
-    delete = wait_for(browser, ".show-header a.btn-delete-show", timeout=10)
+    click(browser, wait_for(browser, ".topbar-action button.btn-favorite-show"))
+    delete = wait_for(browser, ".topbar-action a.btn-delete-show", timeout=10)
     assert delete.text == "Delete"
     assert_red(delete)
     assert same_page(browser)
@@ -300,7 +305,7 @@ def test_a_favourite_show_opens_with_its_real_poster_when_tvmaze_is_down(app, st
     until(browser, lambda d: d.current_url.endswith(f"/shows/{GIRLS}"), 20)
     assert wait_for(browser, "main h1", timeout=20).text == "Girls"
     assert browser.find_element(By.CSS_SELECTOR, ".summary").text == plain_summary(GIRLS)
-    assert browser.find_element(By.CSS_SELECTOR, ".show-header a.btn-delete-show").text == "Delete"
+    assert browser.find_element(By.CSS_SELECTOR, ".topbar-action a.btn-delete-show").text == "Delete"
     poster = browser.find_element(By.CSS_SELECTOR, "img.detail-poster")
     assert poster_content_type(browser, poster.get_attribute("src")) == (200, "image/png"), "the detail shows a placeholder"
     assert wait_image_loaded(browser, poster) > 0

@@ -73,7 +73,8 @@
   }
 
   function cardOrDetail(element) {
-    return element.closest(".card") || element.closest(".detail");
+    // A show's action sits in the top bar, outside the page's .detail.
+    return element.closest(".card") || element.closest(".detail") || element.closest(".topbar-action");
   }
 
   function currentList() {

@@ -12,7 +12,10 @@ struct ShowsPage: Page {
     let previousURL: String?
     let nextURL: String?
     let pageText: String?
+    // The Shows | Favorites tabs (shows/tabs).
+    let browseURL = Route.shows.path
     let favoritesURL = Route.showFavorites.path
+    let onFavorites = false
     let formURL = Route.shows.path
 
     init(cards: [ShowCardView], source: CatalogSource, query: String?, page: Int?, isEnd: Bool) {
@@ -39,6 +42,8 @@ struct ShowFavoritesPage: Page {
 
     let chrome: Chrome
     let browseURL = Route.shows.path
+    let favoritesURL = Route.showFavorites.path
+    let onFavorites = true
     let cards: [ShowCardView]
     let hasCards: Bool
     let countText: String
