@@ -80,6 +80,23 @@ struct FairShareTests {
         }
     }
 
+    @Test("visitors are counted by address, not by cookie: a new visitor is not a new share")
+    func visitorsShareTheirAddress() async throws {
+        try await TestApp.with { app in
+            let first = try await app.visitor()
+            let second = try await app.visitor()
+            try await app.test { client in
+                for index in 1...5 {
+                    let answer = try await client.get("/api/v1/search?q=visit\(index)", cookie: first, accept: "application/json")
+                    #expect(answer.status == .ok)
+                }
+                let api = try await client.get("/api/v1/search?q=visit6", cookie: second, accept: "application/json")
+                let page = try await client.get("/search?q=visit7", cookie: second)
+                #expect(api.status == .tooManyRequests && page.status == .tooManyRequests)
+            }
+        }
+    }
+
     @Test("a client over its share is shown a stale answer rather than refused, when one is cached")
     func staleBeforeRefusal() async throws {
         try await TestApp.with { app in

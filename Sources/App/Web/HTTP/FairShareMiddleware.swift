@@ -11,7 +11,10 @@ struct FairShareMiddleware: RouterMiddleware {
         _ request: Request, context: AppRequestContext,
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        let account = APIScope.session?.existing ?? (context.isAccount ? context.profileID : nil)
+        // An account by its session or its API token (tokens are accounts'); a visitor's profile is
+        // not a client of its own (a new cookie would be a new share): it counts by address.
+        let token = request.headers[.authorization] != nil ? APIScope.session?.existing : nil
+        let account = token ?? (context.isAccount ? context.profileID : nil)
         let client = UpstreamClient(account: account, address: context.clientAddress)
         let response = try await UpstreamClient.$current.withValue(client) { try await next(request, context) }
         guard [.get, .head].contains(request.method), let seconds = client.retryAfter else { return response }
