@@ -42,6 +42,31 @@ struct MessagePagesSnapshotTests {
         }
     }
 
+    @Test("a film's save that failed without JavaScript: Retry posts the same change again, and then it is saved")
+    func filmRetryResubmits() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let cookie = try #require(try await client.postForm("/library/movies/1001", [("favorite", "1")]).sessionCookie)
+                app.upstream.respond { _ throws(UpstreamError) in throw .unreachable("down") }
+                // 1440739251 is in no year list and was never looked up: with iTunes down it cannot be saved.
+                let page = try await client.postForm(
+                    "/library/movies/1440739251", [("watched", "1"), ("note", "Again & again"), ("return_to", "/library")], cookie: cookie)
+                #expect(page.status == .serviceUnavailable)
+                let html = page.text
+                #expect(html.contains(#"<form method="post" action="/library/movies/1440739251">"#) && html.contains(">Retry</button>"))
+                #expect(html.contains(#"name="watched" value="1""#) && html.contains(#"name="note" value="Again &amp; again""#))
+                #expect(!html.contains(#"name="favorite""#), "a field the person did not send is not added")
+                app.upstream.respond { url throws(UpstreamError) in try Fixtures.itunesAnswer(for: url) }
+                app.clock.advance(31)  // past the breaker's pause after an unreachable host
+                let again = try await client.postForm(
+                    "/library/movies/1440739251", [("watched", "1"), ("note", "Again & again"), ("return_to", "/library")], cookie: cookie)
+                #expect(again.status == .seeOther)
+                let profile = try #require(try await app.services.sessions.identity(forToken: String(cookie.split(separator: "=")[1]))?.profile)
+                #expect(try await app.services.library.item(profile: profile, movieID: 1_440_739_251)?.note == "Again & again")
+            }
+        }
+    }
+
     @Test("403: a form posted without its page's token")
     func expired() async throws {
         try await TestApp.with { app in

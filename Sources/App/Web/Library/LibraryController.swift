@@ -82,8 +82,11 @@ struct LibraryController {
             cookie = newCookie
             return profile
         }
+        // Without JavaScript, Retry posts the same change again.
+        let fields = [("favorite", form.favorite), ("watched", form.watched), ("note", form.note), ("return_to", returnTo)]
+        let retry = RetryForm(action: Route.saveMovie.link(id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
         if let failure = try renderer.libraryFailure(
-            outcome, kind: .movie, id: id, wantsJSON: wantsJSON, retry: nil, returnTo: returnTo, note: form.note
+            outcome, kind: .movie, id: id, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, note: form.note
         ) {
             return failure
         }
