@@ -36,6 +36,19 @@ struct SearchHistoryTests {
                 page = try await client.get("/search", cookie: cookie).text
                 #expect(Self.queries(page) == ["SPIDER", "Amélie", "Midsommar"])
 
+                // The newest search again within the hour writes nothing: its row keeps its time.
+                let times = {
+                    try await app.services.database.sql.raw("SELECT searched_at FROM search_history ORDER BY searched_at DESC LIMIT 1").first()?
+                        .decode(column: "searched_at", as: Date.self)
+                }
+                let first = try await times()
+                app.clock.advance(60)
+                _ = try await client.get("/search?q=spider", cookie: cookie)
+                #expect(try await times() == first)
+                app.clock.advance(3600)
+                _ = try await client.get("/search?q=spider", cookie: cookie)
+                #expect(try await times() != first)
+
                 for index in 1...20 {
                     _ = try await client.get("/search?q=title\(index)", cookie: cookie)
                     app.clock.advance(60)
