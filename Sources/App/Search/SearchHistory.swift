@@ -16,16 +16,6 @@ public struct SearchHistoryStore: Sendable {
     let database: AppDatabase
 
     func record(profile: UUID, query: SearchQuery, at time: Date) async throws {
-        // The same search again within the hour is already on top: a read is far cheaper than a
-        // durable write (the page is often reloaded or shared between tabs).
-        let newest = try await database.sql.raw(
-            "SELECT query_key, searched_at FROM search_history WHERE profile_id = \(bind: profile) ORDER BY searched_at DESC LIMIT 1"
-        ).first()
-        if let newest, try newest.decode(column: "query_key", as: String.self) == query.key,
-            time.timeIntervalSince(try newest.decode(column: "searched_at", as: Date.self)) < 3600
-        {
-            return
-        }
         try await database.write(serializedBy: "search-history:\(profile)") { db in
             let sql = db as! any SQLDatabase
             try await sql.insert(into: "search_history")

@@ -195,21 +195,6 @@ public final class SearchService: Sendable {
         try await lastSearches.last(profile: profile)
     }
 
-    /// The search joins the person's recent searches (any answered search, results or none).
-    public func recordInHistory(_ query: SearchQuery, profile: UUID) async throws {
-        try await history.record(profile: profile, query: query, at: clock.now())
-    }
-
-    /// The person's recent searches, newest first (none without a profile).
-    public func recentSearches(profile: UUID?) async throws -> [SearchHistoryEntry] {
-        try await history.recent(profile: profile)
-    }
-
-    /// Removes one of the person's recent searches; false when it is not theirs or not there.
-    public func removeFromHistory(_ id: UUID, profile: UUID?) async throws -> Bool {
-        try await history.remove(profile: profile, id: id)
-    }
-
     /// Whether iTunes can be reached now (remembered for a few seconds).
     public func isOnline() async -> Bool {
         await connectivity.isOnline()

@@ -18,12 +18,14 @@ extension SearchController {
         }
     }
 
-    /// A failed write loses only this entry of the history; the search itself was answered.
-    func record(_ query: SearchQuery, profile: UUID) async {
+    /// Records the search and returns the recent searches after it. A failed write loses only this
+    /// entry of the history; the search itself was answered.
+    func record(_ query: SearchQuery, profile: UUID, _ context: AppRequestContext) async -> [SearchHistoryEntry] {
         do {
-            try await search.recordInHistory(query, profile: profile)
+            return try await search.recordInHistory(query, profile: profile)
         } catch {
             logger.error("recording the search in the history failed", metadata: ["error": "\(error)"])
+            return await recent(context)
         }
     }
 

@@ -59,7 +59,12 @@ struct SearchController {
                 messages.append(SearchMessage(.error, "This search could not be saved as your last search; the previous one is kept."))
             }
         }
-        if remember, let profile = context.profileID { await record(query, profile: profile) }
+        let history: [SearchHistoryEntry]
+        if remember, let profile = context.profileID {
+            history = await record(query, profile: profile, context)
+        } else {
+            history = await recent(context)
+        }
         if let message = Self.omdbMessage(result.omdb) { messages.append(message) }
         if result.movies.isEmpty {
             let offline = result.source == .offlineCatalogue
@@ -81,7 +86,7 @@ struct SearchController {
             otherCards: result.otherMovies.map { MovieCardView(movie: $0, state: movieStates[$0.id], returnTo: returnTo) },
             showCards: result.shows.map { ShowCardView(show: $0, saved: showStates[$0.id] != nil, returnTo: returnTo) },
             flash: best.flatMap { Self.flash($0, done: done) }
-        ).withHistory(await recent(context), returnTo: returnTo)
+        ).withHistory(history, returnTo: returnTo)
         let listing = ListingContext(movies: result.movies, shows: result.shows, kind: nil, key: nil)
         var response = try await renderer.listingResponse(page, listing: listing, offers: offers, visitor: context.visitor)
         if let cookie { response.setCookie(cookie) }
