@@ -12,7 +12,7 @@ struct VisitorThrottle: Sendable {
         let retryAfter: Int
 
         var message: String {
-            "Too many new visitors from your network in the last hour. Sign in, or try again in \((retryAfter + 59) / 60) minute\(retryAfter > 60 ? "s" : "")."
+            "Too many new visitors from your network in the last hour. Sign in, or try again in \(AccountService.Failure.minutes(retryAfter))."
         }
     }
 

@@ -51,12 +51,7 @@ public struct SearchHistoryStore: Sendable {
     func remove(profile: UUID?, id: UUID) async throws -> Bool {
         guard let profile else { return false }
         return try await database.writeSQL { sql in
-            let found = try await sql.raw(
-                "SELECT id FROM search_history WHERE id = \(bind: id) AND profile_id = \(bind: profile)"
-            ).first()
-            guard found != nil else { return false }
-            try await sql.raw("DELETE FROM search_history WHERE id = \(bind: id) AND profile_id = \(bind: profile)").run()
-            return true
+            try await sql.raw("DELETE FROM search_history WHERE id = \(bind: id) AND profile_id = \(bind: profile) RETURNING id").first() != nil
         }
     }
 }

@@ -19,19 +19,18 @@ struct ErrorPageMiddleware: RouterMiddleware {
             if FormInput.wantsJSON(request) {
                 response = try JSONAnswer.error(error.status, message)
             } else {
-                let heading =
+                let (title, heading) =
                     switch error.status {
-                    case .notFound: "Not found"
-                    case .tooManyRequests: "Slow down a little"
-                    default: "Check your request"
+                    case .notFound: ("Not found", "Not found")
+                    case .tooManyRequests: ("Slow down a little", "Slow down a little")
+                    default: ("Something is not right", "Check your request")
                     }
                 // A page view refused for now (429) can be asked for again: Retry repeats it.
                 let retry =
                     error.status == .tooManyRequests && request.method == .get
                     ? Route.safeReturnPath(request.uri.description, fallback: Route.home.path) : nil
                 let page = MessagePage(
-                    chrome: Chrome(
-                        error.status == .notFound ? "Not found" : heading == "Check your request" ? "Something is not right" : heading, tab: nil),
+                    chrome: Chrome(title, tab: nil),
                     heading: heading, message: message, retryURL: retry, backURL: Route.home.path
                 )
                 response = try renderer.response(page, status: error.status)
