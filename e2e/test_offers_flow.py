@@ -24,6 +24,7 @@ import ssl
 import subprocess
 import threading
 import uuid
+from pathlib import Path
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, parse_qsl, urlsplit
 
@@ -227,6 +228,16 @@ def fetch_text(driver, url: str) -> dict:
     )
 
 
+def readme_shop_code() -> dict:
+    """The README's "Partner shops" Python, run as a shop would paste it: its functions by name."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Partner shops", 1)[1].split("\n## ", 1)[0]
+    namespace: dict = {}
+    for block in section.split("```python\n")[1:]:
+        exec(block.split("```", 1)[0], namespace)  # noqa: S102 (our own README, on purpose)
+    return namespace
+
+
 # --------------------------------------------------------------------------- tests
 
 
@@ -244,7 +255,14 @@ def test_a_new_offer_wins_its_films_banner_and_the_click_reaches_the_shop_and_th
     fill(browser, "#shop-domains", SHOP_HOST)
     fill(browser, "#shop-website", f"https://{SHOP_HOST}/")
     submit(browser, "Save shop")
-    assert_saved(browser)
+    # The answer is the shop's signing key, shown this once.
+    key_field = wait_for(browser, "#shop-key")
+    assert browser.find_element(By.TAG_NAME, "h1").text == "Shop saved: its signing key"
+    key = key_field.get_attribute("value")
+    assert key.startswith("pss_") and len(key) == 47, key
+    click(browser, browser.find_element(By.XPATH, "//a[normalize-space()='Back to offers']"))
+    wait_for(browser, "table.shops-table")
+    assert key not in browser.page_source, "the console shows a key only once"
     shop = shop_id(browser, SHOP_NAME)
 
     click(browser, browser.find_element(By.CSS_SELECTOR, "a[href='/admin/offers/new']"))
@@ -287,7 +305,7 @@ def test_a_new_offer_wins_its_films_banner_and_the_click_reaches_the_shop_and_th
     assert label.is_displayed() and text_of(label) == f"Sponsored · {SHOP_NAME}"  # the CSS shows it in capitals
     assert banner.find_element(By.CSS_SELECTOR, ".offer-headline").text == HEADLINE
     link = banner.find_element(By.CSS_SELECTOR, "a.offer-banner-link")
-    assert link.get_attribute("href") == app.url(f"/offers/{offer_id}/go?title=movie:{FILM}")
+    assert link.get_attribute("href") == app.url(f"/offers/{offer_id}/go?placement=banner&title=movie:{FILM}")
     assert "sponsored" in link.get_attribute("rel").split()
 
     # 3. The click is counted and lands on the shop's page, with the context the shop asked for.
@@ -302,21 +320,37 @@ def test_a_new_offer_wins_its_films_banner_and_the_click_reaches_the_shop_and_th
     url = urlsplit(browser.current_url)
     assert (url.scheme, url.hostname, url.port, url.path) == ("https", SHOP_HOST, None, "/products/bundle")
     assert all(len(values) == 1 for values in parse_qs(url.query).values()), f"a parameter is repeated: {url.query}"
-    assert dict(parse_qsl(url.query, strict_parsing=True)) == {
+    sent = dict(parse_qsl(url.query, strict_parsing=True))
+    assert {name: value for name, value in sent.items() if name not in ("ps_click", "ps_ts", "ps_sig")} == {
         "ref": "e2e",
         "utm_source": "popcornswirl",
         "utm_medium": "offer",
         "utm_campaign": str(offer_id),
-        "title_id": f"movie:{FILM}",
-        "title_name": title,
-        "store": "US",
+        "ps_offer": str(offer_id),
+        "ps_store": "popcornswirl",
+        "ps_store_name": "PopcornSwirl",
+        "ps_store_country": "US",
+        "ps_placement": "banner",
+        "ps_title_kind": "movie",
+        "ps_title_id": str(FILM),
+        "ps_title_name": title,
+        "ps_title_year": film["releaseDate"][:4],
     }
+    # The shop checks the signature with the README's own code, and a changed parameter fails it.
+    readme = readme_shop_code()
+    assert readme["verify_click"](browser.current_url, key)
+    assert not readme["verify_click"](browser.current_url.replace("ps_placement=banner", "ps_placement=shop"), key)
+    assert not readme["verify_click"](browser.current_url, "pss_" + "x" * 43)
     assert url.query.startswith("ref=e2e&"), "the landing page's own query comes first, untouched"
     # What the shop itself received (not just what the address bar says).
     assert browser.find_element(By.ID, "shop-query").text == url.query
     assert stub_shop.page_requests() == [f"{url.path}?{url.query}"]
 
-    # 4. The console's report for the offer: today has the impression and the click.
+    # The shop reports the order back from its server with the README's code: recorded once.
+    assert readme["report_order"](app.base_url, shop, key, "E2E-1", sent["ps_click"], 4999) == 201
+    assert readme["report_order"](app.base_url, shop, key, "E2E-1", sent["ps_click"], 4999) == 200
+
+    # 4. The console's report for the offer: today has the impression, the click and the order.
     browser.get(app.url("/admin/offers"))
     click(browser, offer_row(browser, HEADLINE).find_element(By.XPATH, ".//a[normalize-space()='Report']"))
     table = wait_for(browser, "table.report-table")
@@ -337,6 +371,10 @@ def test_a_new_offer_wins_its_films_banner_and_the_click_reaches_the_shop_and_th
     assert [(day, clicks) for day, _, clicks in rows] == [(today, 1)], rows
     total_day, impressions, clicks = report_cells(table.find_element(By.CSS_SELECTOR, "tfoot tr.totals"))
     assert (total_day, clicks) == ("Total", 1) and impressions >= 1, (total_day, impressions, clicks)
+    headings = [text_of(cell) for cell in table.find_elements(By.CSS_SELECTOR, "thead th")]
+    assert headings[-3:] == ["Orders", "Revenue (USD)", "Conversion"], headings
+    totals = [text_of(cell) for cell in table.find_elements(By.CSS_SELECTOR, "tfoot td.num")]
+    assert totals[-3:] == ["1", "49.99", "100.0 %"], totals
     assert browser.find_element(By.CSS_SELECTOR, "svg.report-chart").is_displayed()
 
     csv_link = browser.find_element(By.CSS_SELECTOR, "a.csv-link")
@@ -347,8 +385,10 @@ def test_a_new_offer_wins_its_films_banner_and_the_click_reaches_the_shop_and_th
     csv = fetch_text(browser, csv_link.get_attribute("href"))
     assert csv["status"] == 200, csv
     lines = csv["body"].splitlines()
-    assert lines[0] == "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site" and len(lines) == 2, lines
-    assert lines[1].startswith(f"{today},{impressions},1,") and lines[1].endswith(",0,0"), lines
+    assert lines[0] == (
+        "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_usd,conversion_percent"
+    ) and len(lines) == 2, lines
+    assert lines[1].startswith(f"{today},{impressions},1,") and lines[1].endswith(",0,0,1,49.99,100.00"), lines
 
     # Leave the shared app as it was for later files: pause the offer; its link then leads nowhere.
     browser.get(app.url("/admin/offers"))
@@ -357,7 +397,7 @@ def test_a_new_offer_wins_its_films_banner_and_the_click_reaches_the_shop_and_th
     click(browser, submit_button)
     until(browser, lambda d: not same_page(d) and "done=paused" in d.current_url, 10, "pausing the offer failed")
     assert text_of(offer_row(browser, HEADLINE).find_element(By.CSS_SELECTOR, ".status")) == "Paused"
-    assert status_of(app.url(f"/offers/{offer_id}/go?title=movie:{FILM}")) == 404
+    assert status_of(app.url(f"/offers/{offer_id}/go?placement=banner&title=movie:{FILM}")) == 404
 
 
 def test_the_console_shows_nothing_signed_out_with_a_wrong_password_or_to_a_non_admin(app, browser):

@@ -16,6 +16,8 @@ public struct AppServices: Sendable {
     public let search: SearchService
     public let offers: OfferService
     public let offerAdmin: OfferAdmin
+    /// Orders the partner shops report back (`/api/v1/shops/{id}/orders`).
+    let shopOrders: ShopOrders
     public let tokens: APITokenService
     public let logger: Logger
 
@@ -74,8 +76,9 @@ public struct AppServices: Sendable {
         )
         let offerStore = OfferStore(database: database, clock: clock)
         let tracker = OfferTracker(database: database, clock: clock, logger: logger)
-        offers = OfferService(store: offerStore, tracker: tracker, clock: clock, logger: logger, storeCode: config.country)
-        offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock)
+        offers = OfferService(store: offerStore, tracker: tracker, clock: clock, logger: logger, referringStore: config.referringStore)
+        offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock, referringStore: config.referringStore)
+        shopOrders = ShopOrders(database: database, clock: clock, secrets: offers.secrets, store: config.referringStore)
         library = LibraryService(database: database, clock: clock)
         titles = TitleLookup(catalog: catalog, shows: shows, library: library)
         sessions = SessionService(

@@ -56,7 +56,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         clock: services.clock, renderer: renderer, sharedPages: RenderedPageCache()
     ).register(on: pages)
     LibraryController(
-        library: services.library, sessions: services.sessions, actions: actions, renderer: renderer,
+        library: services.library, sessions: services.sessions, actions: actions, offers: services.offers, renderer: renderer,
         pages: PersonalPageCache(clock: services.clock)
     ).register(on: pages)
     PosterController(posters: services.posters).register(on: pages)
@@ -85,7 +85,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
 func apiController(_ services: AppServices, actions: LibraryActions) -> APIController {
     APIController(
         catalog: services.catalog, shows: services.shows, library: services.library, search: services.search,
-        offers: services.offers, offerAdmin: services.offerAdmin, actions: actions, titles: services.titles,
+        offers: services.offers, offerAdmin: services.offerAdmin, shopOrders: services.shopOrders, actions: actions, titles: services.titles,
         clock: services.clock, logger: services.logger
     )
 }

@@ -25,8 +25,10 @@ extension APIController {
         draft.website = body.website
         draft.domains = body.domains.joined(separator: "\n")
         do {
-            let saved = try await offerAdmin.saveAdvertiser(nil, draft, logo: nil)
-            return .created(.init(body: .json(.init(saved))))
+            let (saved, key) = try await offerAdmin.createAdvertiser(draft, logo: nil)
+            var answer = Components.Schemas.AdminAdvertiser(saved)
+            answer.signingKey = key
+            return .created(.init(body: .json(answer)))
         } catch {
             switch error {
             case .invalid(let failure) where !failure.isSaveFailure:
@@ -147,15 +149,18 @@ extension APIController {
                 .init(
                     body: .json(
                         .init(
-                            offerId: id, from: range.from, to: range.to,
+                            offerId: id, currency: report.currency, from: range.from, to: range.to,
                             rows: report.rows.map {
                                 .init(
                                     day: $0.day, impressions: $0.impressions, clicks: $0.clicks, discarded: $0.discarded,
-                                    discardedRepeats: $0.repeats, discardedCrossSite: $0.crossSite, ctr: Self.ctr($0))
+                                    discardedRepeats: $0.repeats, discardedCrossSite: $0.crossSite, ctr: Self.ctr($0),
+                                    orders: $0.orders, revenueCents: $0.revenueCents, conversion: Self.percent($0.orders, of: $0.clicks))
                             },
                             totals: .init(
                                 impressions: report.totals.impressions, clicks: report.totals.clicks, discarded: report.totals.discarded,
-                                discardedRepeats: report.totals.repeats, discardedCrossSite: report.totals.crossSite, ctr: Self.ctr(report.totals))
+                                discardedRepeats: report.totals.repeats, discardedCrossSite: report.totals.crossSite, ctr: Self.ctr(report.totals),
+                                orders: report.totals.orders, revenueCents: report.totals.revenueCents,
+                                conversion: Self.percent(report.totals.orders, of: report.totals.clicks))
                         ))))
         } catch {
             return .serviceUnavailable(.init(body: .applicationProblemJson(loadFailed(error))))
@@ -168,8 +173,11 @@ extension APIController {
     static func noOffer(_ id: Int) -> String { "There is no offer with id \(id)." }
 
     /// Counted clicks per impression in percent, two decimals; nil without impressions.
-    static func ctr(_ row: OfferReport.Row) -> Double? {
-        row.impressions == 0 ? nil : (Double(row.clicks) * 10_000 / Double(row.impressions)).rounded() / 100
+    static func ctr(_ row: OfferReport.Row) -> Double? { percent(row.clicks, of: row.impressions) }
+
+    /// `part` per `whole` in percent, two decimals; nil when `whole` is 0.
+    static func percent(_ part: Int, of whole: Int) -> Double? {
+        whole == 0 ? nil : (Double(part) * 10_000 / Double(whole)).rounded() / 100
     }
 
     /// The refusal to answer when the caller may not use the admin operations (see

@@ -13,6 +13,7 @@ struct APIController: APIProtocol {
     let search: SearchService
     let offers: OfferService
     let offerAdmin: OfferAdmin
+    let shopOrders: ShopOrders
     let actions: LibraryActions
     let titles: TitleLookup
     let clock: any AppClock

@@ -56,8 +56,20 @@ struct APITransport: ServerTransport {
         method: HTTPRequest.Method, path: String
     ) throws {
         let group = routes.isAdmin(method: method, path: path) ? admins : members
-        group.register(handler, method: method, path: path)
+        guard routes.isSigned(method: method, path: path) else { return group.register(handler, method: method, path: path) }
+        // A signature covers the body's exact bytes: kept for the handler before the generated code decodes them.
+        group.register(
+            { request, body, metadata in
+                var bytes: [UInt8] = []
+                if let body { bytes = try await [UInt8](collecting: body, upTo: BodyLimitMiddleware.maxBytes) }
+                return try await SignedBody.$bytes.withValue(bytes) { try await handler(request, HTTPBody(bytes), metadata) }
+            }, method: method, path: path)
     }
+}
+
+/// The exact bytes of a signed operation's body (see `APITransport`).
+enum SignedBody {
+    @TaskLocal static var bytes: [UInt8] = []
 }
 
 /// A request the router could not route whose path is one of `openapi.yaml`'s: the method is

@@ -14,6 +14,8 @@ struct APIRoutes: Sendable {
         let methods: [HTTPRequest.Method]
         /// The methods whose operation the document tags `admin`.
         let adminMethods: [HTTPRequest.Method]
+        /// The methods whose operation the document tags `shops`: signed over the body's exact bytes.
+        var signedMethods: [HTTPRequest.Method] = []
     }
 
     let routes: [Route]
@@ -29,9 +31,11 @@ struct APIRoutes: Sendable {
         var path: String?
         var methods: [HTTPRequest.Method] = []
         var adminMethods: [HTTPRequest.Method] = []
+        var signedMethods: [HTTPRequest.Method] = []
         func flush() {
             if let path {
-                routes.append(Route(path: path, segments: Self.segments(path), methods: methods, adminMethods: adminMethods))
+                routes.append(
+                    Route(path: path, segments: Self.segments(path), methods: methods, adminMethods: adminMethods, signedMethods: signedMethods))
             }
         }
         var inPaths = false
@@ -50,13 +54,15 @@ struct APIRoutes: Sendable {
                 path = String(line.dropFirst(2).dropLast())
                 methods = []
                 adminMethods = []
+                signedMethods = []
             } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"),
                 let method = HTTPRequest.Method(line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()),
                 ["GET", "PUT", "POST", "DELETE", "PATCH"].contains(method.rawValue)
             {
                 methods.append(method)
-            } else if line.hasPrefix("      tags:"), line.contains("admin"), let method = methods.last {
-                adminMethods.append(method)
+            } else if line.hasPrefix("      tags:"), let method = methods.last {
+                if line.contains("admin") { adminMethods.append(method) }
+                if line.contains("shops") { signedMethods.append(method) }
             }
         }
         if inPaths { flush() }
@@ -77,6 +83,12 @@ struct APIRoutes: Sendable {
 
     static func segments(_ path: String) -> [String?] {
         path.split(separator: "/").map { $0.hasPrefix("{") || $0.hasPrefix(":") ? nil : String($0) }
+    }
+
+    /// Whether the document tags the operation at this path (as the generated code registers it) `shops`.
+    func isSigned(method: HTTPRequest.Method, path: String) -> Bool {
+        let segments = Self.segments(path)
+        return routes.contains { $0.segments == segments && $0.signedMethods.contains(method) }
     }
 
     /// Whether the document tags the operation at this path (as the generated code registers it) `admin`.

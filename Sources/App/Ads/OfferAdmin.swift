@@ -6,6 +6,9 @@ public struct OfferAdmin: Sendable {
     let store: OfferStore
     let tracker: OfferTracker
     let clock: any AppClock
+    /// The store orders are made for: shown in the console; its currency is the reports' revenue's.
+    var referringStore = ReferringStore()
+    var secrets: ShopSecrets { ShopSecrets(database: store.database, clock: clock) }
 
     public enum Failure: Error, Sendable {
         case invalid(ValidationFailure)
@@ -32,6 +35,16 @@ public struct OfferAdmin: Sendable {
 
     func offer(_ id: Int) async throws -> Offer? {
         try await OfferModel.find(id, on: db).flatMap(OfferStore.offer)
+    }
+
+    /// Creates a shop and its signing key, returned this once (`ShopSecrets`).
+    func createAdvertiser(_ draft: AdvertiserDraft, logo: UploadedImage?) async throws(Failure) -> (Advertiser, key: String) {
+        let shop = try await saveAdvertiser(nil, draft, logo: logo)
+        do {
+            return (shop, try await secrets.rotate(shop.id))
+        } catch {
+            throw .invalid(ValidationFailure(problems: ["form": "The shop was saved but its key could not be made (\(error)). Use Make key."]))
+        }
     }
 
     /// Creates (`id` nil) or updates a shop. Without an uploaded logo a new shop gets a monogram.
@@ -140,7 +153,7 @@ public struct OfferAdmin: Sendable {
     }
 
     func report(_ scope: OfferTracker.Scope, range: ReportRange) async throws -> OfferReport {
-        OfferReport(range: range, counts: try await tracker.daily(scope, from: range.from, to: range.to))
+        OfferReport(range: range, counts: try await tracker.daily(scope, from: range.from, to: range.to), currency: referringStore.currency)
     }
 
     func totals(range: ReportRange) async throws -> [Int: OfferCounts] {

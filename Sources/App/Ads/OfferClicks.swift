@@ -15,7 +15,7 @@ extension OfferTracker {
     static let clickWindow: TimeInterval = 30 * 60
 
     struct Click: Sendable {
-        let id = UUID()
+        var id = UUID()
         let offer: Int
         let advertiser: Int
         let visitor: String

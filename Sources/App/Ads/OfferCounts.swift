@@ -1,19 +1,25 @@
 import Foundation
 import SQLKit
 
-/// What a report shows for a day or an offer: impressions, counted clicks, and the clicks recorded
-/// but not counted, by reason. Click-through rates use counted clicks only.
+/// What a report shows for a day or an offer: impressions, counted clicks, the clicks recorded but
+/// not counted (by reason), and the orders shops reported with their revenue. Click-through rates
+/// and conversion use counted clicks only.
 public struct OfferCounts: Sendable, Equatable {
     public var impressions = 0
     public var clicks = 0
     public var repeats = 0
     public var crossSite = 0
+    public var orders = 0
+    /// The reported orders' totals, in the store currency's minor units.
+    public var revenueCents: Int64 = 0
 
-    public init(impressions: Int = 0, clicks: Int = 0, repeats: Int = 0, crossSite: Int = 0) {
+    public init(impressions: Int = 0, clicks: Int = 0, repeats: Int = 0, crossSite: Int = 0, orders: Int = 0, revenueCents: Int64 = 0) {
         self.impressions = impressions
         self.clicks = clicks
         self.repeats = repeats
         self.crossSite = crossSite
+        self.orders = orders
+        self.revenueCents = revenueCents
     }
 
     public var discarded: Int { repeats + crossSite }
@@ -21,7 +27,7 @@ public struct OfferCounts: Sendable, Equatable {
     static func + (lhs: Self, rhs: Self) -> Self {
         Self(
             impressions: lhs.impressions + rhs.impressions, clicks: lhs.clicks + rhs.clicks, repeats: lhs.repeats + rhs.repeats,
-            crossSite: lhs.crossSite + rhs.crossSite)
+            crossSite: lhs.crossSite + rhs.crossSite, orders: lhs.orders + rhs.orders, revenueCents: lhs.revenueCents + rhs.revenueCents)
     }
 }
 
@@ -54,7 +60,7 @@ extension OfferTracker {
         try await counts(by: "offer_id", as: Int.self, scope: nil, from: from, to: to)
     }
 
-    /// Impression and click counts in `from...to` grouped by `column`, after writing what is queued.
+    /// Impression, click and order counts in `from...to` grouped by `column`, after writing what is queued.
     /// Clicks are grouped by `discarded` too: NULL is counted (every click recorded before clicks were
     /// deduplicated is too), "repeat" and "cross-site" are not.
     private func counts<Key: Hashable & Decodable>(
@@ -80,6 +86,17 @@ extension OfferTracker {
                 case (true, .some(nil)): break  // not a reason any server writes
                 }
             }
+        }
+        var orders: SQLQueryString = """
+            SELECT \(ident: column) AS k, COUNT(*) AS n, CAST(SUM(total_cents) AS BIGINT) AS revenue FROM shop_orders
+            WHERE day >= \(bind: from) AND day <= \(bind: to)
+            """
+        if let scope { orders += " AND \(ident: scope.column) = \(bind: scope.id)" }
+        orders += " GROUP BY \(ident: column)"
+        for row in try await database.sql.raw(orders).all() {
+            let key = try row.decode(column: "k", as: Key.self)
+            counts[key, default: .init()].orders = try row.decode(column: "n", as: Int.self)
+            counts[key, default: .init()].revenueCents = try row.decode(column: "revenue", as: Int64?.self) ?? 0
         }
         return counts
     }

@@ -41,8 +41,9 @@ public struct ReportRange: Sendable, Equatable {
     }
 }
 
-/// Impressions, counted clicks, discarded clicks and click-through rate per day, with totals, as a
-/// table, a CSV file and an SVG chart. The rate is counted clicks per impression.
+/// Impressions, counted clicks, discarded clicks, click-through rate, and the orders shops reported
+/// (revenue, conversion) per day, with totals, as a table, a CSV file and an SVG chart. The rate is
+/// counted clicks per impression; conversion is orders per counted click.
 public struct OfferReport: Sendable {
     /// Stored values only: templates read them through reflection.
     public struct Row: Sendable, Equatable {
@@ -56,6 +57,12 @@ public struct OfferReport: Sendable {
         public let crossSite: Int
         /// Clicks per impression as a percentage text ("2.5 %"), "–" without impressions.
         public let rate: String
+        public let orders: Int
+        public let revenueCents: Int64
+        /// The revenue in major units ("24.99").
+        public let revenue: String
+        /// Orders per counted click as a percentage text, "–" without clicks.
+        public let conversion: String
 
         init(day: String, _ counts: OfferCounts) {
             self.day = day
@@ -65,40 +72,61 @@ public struct OfferReport: Sendable {
             repeats = counts.repeats
             crossSite = counts.crossSite
             rate = OfferReport.rate(counts.clicks, counts.impressions)
+            orders = counts.orders
+            revenueCents = counts.revenueCents
+            revenue = OfferReport.money(counts.revenueCents)
+            conversion = OfferReport.rate(counts.orders, counts.clicks)
         }
     }
 
     public let range: ReportRange
     public let rows: [Row]
     public let totals: Row
+    /// The store's currency, which every revenue is in.
+    public let currency: String
 
-    init(range: ReportRange, counts: [String: OfferCounts]) {
+    init(range: ReportRange, counts: [String: OfferCounts], currency: String) {
         self.range = range
+        self.currency = currency
         rows = range.days.map { day in Row(day: day, counts[day] ?? OfferCounts()) }
         totals = Row(day: "Total", range.days.reduce(OfferCounts()) { $0 + (counts[$1] ?? OfferCounts()) })
     }
 
-    static func rate(_ clicks: Int, _ impressions: Int) -> String {
-        impressions == 0 ? "–" : String(format: "%.1f %%", Double(clicks) * 100 / Double(impressions))
+    /// `part` per `whole` as a percentage text ("2.5 %"), "–" when `whole` is 0.
+    static func rate(_ part: Int, _ whole: Int) -> String {
+        whole == 0 ? "–" : String(format: "%.1f %%", Double(part) * 100 / Double(whole))
     }
 
-    /// `day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site`: counted clicks, their
-    /// CTR (empty without impressions), then the clicks not counted, by reason (added last, so the first
-    /// four columns read as before). Values are numbers and ISO days only, so no cell can start a
-    /// spreadsheet formula.
+    /// Minor units as major units with two decimals ("1234" → "12.34").
+    static func money(_ cents: Int64) -> String {
+        let sign = cents < 0 ? "-" : ""
+        let magnitude = cents.magnitude
+        let fraction = magnitude % 100
+        return "\(sign)\(magnitude / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    /// `day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_<currency>,conversion_percent`:
+    /// counted clicks, their CTR (empty without impressions), the clicks not counted by reason, then the
+    /// orders shops reported, their revenue in major units and orders per counted click (empty without
+    /// clicks). Columns are only ever added last, so older ones read as before. Values are numbers and
+    /// ISO days only, so no cell can start a spreadsheet formula.
     public var csv: String {
-        var lines = ["day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site"]
+        var lines = [
+            "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_\(currency.lowercased()),conversion_percent"
+        ]
+        func percent(_ part: Int, _ whole: Int) -> String { whole == 0 ? "" : String(format: "%.2f", Double(part) * 100 / Double(whole)) }
         for row in rows {
-            let ctr = row.impressions == 0 ? "" : String(format: "%.2f", Double(row.clicks) * 100 / Double(row.impressions))
-            lines.append("\(row.day),\(row.impressions),\(row.clicks),\(ctr),\(row.repeats),\(row.crossSite)")
+            lines.append(
+                "\(row.day),\(row.impressions),\(row.clicks),\(percent(row.clicks, row.impressions)),\(row.repeats),\(row.crossSite),"
+                    + "\(row.orders),\(row.revenue),\(percent(row.orders, row.clicks))")
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    static let impressionColor = "#7b61ff", clickColor = "#e8a33d", axisColor = "#888888"
+    static let impressionColor = "#7b61ff", clickColor = "#e8a33d", orderColor = "#1f9d55", axisColor = "#888888"
 
-    /// Two bars per day (impressions, counted clicks) on one scale, drawn by the server: no script, no
-    /// external file. Each bar's title gives its numbers; the page's table is the full text equivalent.
+    /// Three bars per day (impressions, counted clicks, orders) on one scale, drawn by the server: no
+    /// script, no external file. Each bar's title gives its numbers; the page's table is the full text equivalent.
     public func svgChart(title: String) -> String {
         let width = 720.0
         let height = 240.0
@@ -108,7 +136,7 @@ public struct OfferReport: Sendable {
         let plotHeight = height - bottom - top
         let peak = max(rows.map(\.impressions).max() ?? 0, rows.map(\.clicks).max() ?? 0, 1)
         let slot = (width - left - 8) / Double(max(rows.count, 1))
-        let bar = max(slot * 0.4, 1)
+        let bar = max(slot * 0.27, 1)
         func y(_ value: Int) -> Double { top + plotHeight - plotHeight * Double(value) / Double(peak) }
         func number(_ value: Double) -> String { String(format: "%.1f", value) }
         var parts = [
@@ -125,6 +153,9 @@ public struct OfferReport: Sendable {
             )
             parts.append(
                 #"<rect class="bar-clicks" x="\#(number(x + bar))" y="\#(number(y(row.clicks)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.clicks)))" fill="\#(Self.clickColor)"><title>\#(row.day): \#(row.clicks) clicks counted, \#(row.discarded) discarded</title></rect>"#
+            )
+            parts.append(
+                #"<rect class="bar-orders" x="\#(number(x + 2 * bar))" y="\#(number(y(row.orders)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.orders)))" fill="\#(Self.orderColor)"><title>\#(row.day): \#(row.orders) orders, \#(row.revenue) \#(currency)</title></rect>"#
             )
         }
         let labelEvery = max(rows.count / 6, 1)

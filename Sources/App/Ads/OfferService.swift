@@ -15,16 +15,21 @@ public final class OfferService: Sendable {
     let cap: FrequencyCap
     let clock: any AppClock
     let logger: Logger
-    /// The visitor's iTunes storefront, passed on to shops.
-    let storeCode: String
+    /// The store orders are made for, pushed to shops with every click.
+    let referringStore: ReferringStore
+    let secrets: ShopSecrets
 
-    init(store: OfferStore, tracker: OfferTracker, cap: FrequencyCap = FrequencyCap(), clock: any AppClock, logger: Logger, storeCode: String) {
+    init(
+        store: OfferStore, tracker: OfferTracker, cap: FrequencyCap = FrequencyCap(), clock: any AppClock, logger: Logger,
+        referringStore: ReferringStore = ReferringStore()
+    ) {
         self.store = store
         self.tracker = tracker
         self.cap = cap
         self.clock = clock
         self.logger = logger
-        self.storeCode = storeCode
+        self.referringStore = referringStore
+        secrets = ShopSecrets(database: store.database, clock: clock)
     }
 
     public struct TitleOffers: Sendable {
@@ -44,8 +49,8 @@ public final class OfferService: Sendable {
                 }, pick: pick)
         else { return .none }
         return TitleOffers(
-            banner: allowed.first.flatMap { place($0, snapshot, title: context.title) },
-            shops: OfferTargeting.bestPerAdvertiser(allowed, limit: Self.shopLimit).compactMap { place($0, snapshot, title: context.title) }
+            banner: allowed.first.flatMap { place($0, snapshot, title: context.title, .banner) },
+            shops: OfferTargeting.bestPerAdvertiser(allowed, limit: Self.shopLimit).compactMap { place($0, snapshot, title: context.title, .shop) }
         )
     }
 
@@ -58,7 +63,7 @@ public final class OfferService: Sendable {
                     OfferTargeting.relevance($0, for: listing)
                 }, pick: { Array($0.prefix(slots)) })
         else { return [] }
-        return allowed.prefix(slots).compactMap { place($0, snapshot, title: nil) }
+        return allowed.prefix(slots).compactMap { place($0, snapshot, title: nil, .sponsored, listing: listing.name) }
     }
 
     /// A live offer by id, read from the database (not the page copy), so a pause anywhere takes
@@ -74,13 +79,30 @@ public final class OfferService: Sendable {
     /// Counts the click (the first per visitor, offer and 30-minute window; later ones are recorded as
     /// discarded repeats) and returns where to send the visitor. A click the database refuses is queued
     /// for the next flush and logged, never shown: the visitor still reaches the shop at once.
-    func clickThrough(_ offer: Offer, title: TitleRef?, titleName: String?, visitor: String) async -> URL? {
+    ///
+    /// The shop is told the click's id, the referring store, where the offer was and with what
+    /// title, signed with the shop's key (`ShopSignature`); a key that cannot be read leaves the
+    /// link unsigned rather than the visitor stranded.
+    func clickThrough(
+        _ offer: Offer, title: ClickDetails.Title?, placement: Placement, listing: String?, visitor: String
+    ) async -> URL? {
+        let clickID = UUID()
         do {
-            try await tracker.click(offer, visitor: visitor, title: title)
+            try await tracker.click(offer, visitor: visitor, title: title?.ref, id: clickID)
         } catch {
             logger.warning("Offer click queued, the database refused it: \(error)", metadata: ["offer": "\(offer.id)"])
         }
-        return ClickThrough.destination(offer: offer, title: title, titleName: titleName, store: storeCode)
+        let secret: String?
+        do {
+            secret = try await secrets.current(offer.advertiserID)
+        } catch {
+            secret = nil
+            logger.warning("Shop key unreadable, click-through sent unsigned: \(error)", metadata: ["offer": "\(offer.id)"])
+        }
+        let details = ClickDetails(
+            clickID: clickID, placement: placement, listing: placement == .sponsored ? listing : nil, title: title,
+            store: referringStore, at: clock.now())
+        return ClickThrough.destination(offer: offer, details, secret: secret)
     }
 
     /// Records a request another site's page made for the click link without a visit, as a discarded
@@ -132,8 +154,10 @@ public final class OfferService: Sendable {
         return (snapshot, allowed)
     }
 
-    private func place(_ offer: Offer, _ snapshot: OfferStore.Snapshot, title: TitleRef?) -> PlacedOffer? {
+    private func place(
+        _ offer: Offer, _ snapshot: OfferStore.Snapshot, title: TitleRef?, _ placement: Placement, listing: String? = nil
+    ) -> PlacedOffer? {
         guard let advertiser = snapshot.advertisers[offer.advertiserID] else { return nil }
-        return PlacedOffer(offer: offer, advertiser: advertiser, title: title)
+        return PlacedOffer(offer: offer, advertiser: advertiser, title: title, placement: placement, listing: listing)
     }
 }

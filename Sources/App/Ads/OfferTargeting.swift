@@ -56,6 +56,8 @@ public struct ListingContext: Sendable {
     /// Names the listing (path + catalogue answer): listings with one key have the same titles, so
     /// their ranking is computed once per offers copy and day.
     let key: String?
+    /// The listing as shops are told it (`ps_listing`): `movies-2024`, `tv-shows`, `my-lists`…
+    let name: String?
     let genreCounts: [String: Int]
     let kind: MediaKind?
     private let names: FoldedText
@@ -64,7 +66,7 @@ public struct ListingContext: Sendable {
     var text: String { names.value }
 
     /// `titles`: each card's name and upstream genre names. `kind` nil for pages mixing films and shows.
-    init(titles: [(name: String, genres: [String])], kind: MediaKind?, key: String? = nil) {
+    init(titles: [(name: String, genres: [String])], kind: MediaKind?, key: String? = nil, name: String? = nil) {
         var counts: [String: Int] = [:]
         for title in titles {
             for genre in Genres.canonical(title.genres) { counts[genre, default: 0] += 1 }
@@ -73,6 +75,7 @@ public struct ListingContext: Sendable {
         names = FoldedText(titles.map(\.name).joined(separator: " · "))
         self.kind = kind
         self.key = key
+        self.name = name
     }
 }
 

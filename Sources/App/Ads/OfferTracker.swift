@@ -141,10 +141,12 @@ public final class OfferTracker: Sendable {
     /// If the database refuses (busy, down), the click is queued for the next flush instead, and the
     /// error is passed on for the log.
     @discardableResult
-    func click(_ offer: Offer, visitor: String, title: TitleRef?, discarded: DiscardedClick? = nil) async throws -> DiscardedClick? {
+    func click(
+        _ offer: Offer, visitor: String, title: TitleRef?, discarded: DiscardedClick? = nil, id: UUID = UUID()
+    ) async throws -> DiscardedClick? {
         let now = clock.now()
         let click = Click(
-            offer: offer.id, advertiser: offer.advertiserID, visitor: visitor, title: title?.description, day: day(now), at: now,
+            id: id, offer: offer.id, advertiser: offer.advertiserID, visitor: visitor, title: title?.description, day: day(now), at: now,
             discarded: discarded)
         do {
             return try await database.writeSQL { sql in try await Self.insert(click, on: sql) }

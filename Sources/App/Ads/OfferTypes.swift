@@ -110,4 +110,7 @@ public struct PlacedOffer: Sendable, Equatable {
     public let offer: Offer
     public let advertiser: Advertiser
     public let title: TitleRef?
+    public let placement: Placement
+    /// The listing a sponsored card is on (`ListingContext.name`).
+    public var listing: String? = nil
 }

@@ -35,6 +35,9 @@ public struct AppConfig: Sendable {
     /// `NEW_VISITORS_PER_HOUR`: visitor profiles a client address may start with writes in an hour
     /// (30 by default; 0 = no limit).
     public var newVisitorsPerHour = 30
+    /// Who the shops' orders are made for (`STORE_ID`, `STORE_NAME`, `STORE_COUNTRY`, `STORE_CURRENCY`):
+    /// pushed with every click-through and shown in the console.
+    public var referringStore = ReferringStore()
 
     public init() {}
 
@@ -85,7 +88,9 @@ public struct AppConfig: Sendable {
                 throw ConfigError.invalid(name: "POPCORN_COUNTRY", value: country, reason: "expected a two-letter store code")
             }
             config.country = country.uppercased()
+            config.referringStore.country = config.country
         }
+        try config.referringStore.read(value)
         if let days = value("SESSION_IDLE_DAYS") {
             guard let number = Double(days), number > 0, number <= 400 else {
                 throw ConfigError.invalid(name: "SESSION_IDLE_DAYS", value: days, reason: "expected a number of days from 1 to 400")

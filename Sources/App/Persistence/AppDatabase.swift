@@ -44,6 +44,7 @@ public final class AppDatabase: Sendable {
         CountClicksOnce(),
         CreateClientLimits(),
         CreateSearchHistory(),
+        CreateShopSigning(),
     ]
 
     private init(

@@ -125,6 +125,7 @@ enum AdminRoute: String, SiteRoute {
     case resumeAdvertiser = "POST /advertisers/:id/resume"
     case confirmDeleteAdvertiser = "GET /advertisers/:id/delete"
     case deleteAdvertiser = "POST /advertisers/:id/delete"
+    case rotateAdvertiserKey = "POST /advertisers/:id/key"
     case advertiserReport = "GET /advertisers/:id/report"
     case advertiserReportCSV = "GET /advertisers/:id/report.csv"
 }
@@ -136,6 +137,9 @@ enum APIRoute: String, SiteRoute {
     case document = "GET /api/openapi.yaml"
     /// Any other address under `/api`: a problem+json 404 (registered for every method).
     case unknown = "GET /api/**"
+
+    /// Where a shop reports its orders (`reportShopOrder` in `openapi.yaml`), for the console.
+    static func shopOrders(_ shop: Int) -> String { "/api/v1/shops/\(shop)/orders" }
 }
 
 /// Links with parameters and queries, built from the routes above.
@@ -167,8 +171,10 @@ extension Route {
     static func revokeTokenLink(_ id: UUID) -> String { revokeToken.link(id.uuidString.lowercased()) }
     static func endSessionLink(_ handle: String) -> String { endSession.link(handle) }
     static func offerImageLink(_ id: UUID) -> String { offerImage.link(id.uuidString.lowercased()) }
-    static func offerClickLink(_ id: Int, title: TitleRef?) -> String {
-        offerClick.link(id) + (title.map { "?title=\($0)" } ?? "")
+    /// `/offers/7/go?placement=banner&title=movie:12` (`listing=movies-2024` for a sponsored card).
+    static func offerClickLink(_ id: Int, title: TitleRef?, placement: Placement, listing: String? = nil) -> String {
+        offerClick.link(id) + "?placement=\(placement.rawValue)" + (title.map { "&title=\($0)" } ?? "")
+            + (listing.map { "&listing=\($0)" } ?? "")
     }
 
     static func posterImage(source: String?, seed: Int, title: String) -> String {

@@ -45,7 +45,7 @@ struct AdminOffersAPITests {
                 // Served for a matching film (thriller, "middle" in its name), at the top.
                 let served = try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001"))
                 #expect(served.banner?.id == offer.id)
-                #expect(served.banner?.clickURL == "/offers/\(offer.id)/go?title=movie:1001")
+                #expect(served.banner?.clickURL == "/offers/\(offer.id)/go?placement=banner&title=movie:1001")
                 #expect(served.banner?.advertiser.name == "Test Shop" && served.banner?.demo == false)
                 // Not for a TV show: it is for films only.
                 let show = try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=show:139"))

@@ -19,8 +19,11 @@ struct OffersAPITests {
                 let banner = try #require(answer.banner)
                 #expect(!answer.offers.isEmpty && answer.offers.count <= OfferService.shopLimit)
                 #expect(Set(answer.offers.map(\.advertiser.id)).count == answer.offers.count, "one offer per shop")
+                #expect(banner.clickURL == "/offers/\(banner.id)/go?placement=banner&title=movie:1001")
+                for offer in answer.offers {
+                    #expect(offer.clickURL == "/offers/\(offer.id)/go?placement=shop&title=movie:1001")
+                }
                 for offer in answer.all {
-                    #expect(offer.clickURL == "/offers/\(offer.id)/go?title=movie:1001")
                     #expect(offer.demo && !offer.headline.isEmpty && !offer.advertiser.name.isEmpty)
                     #expect(offer.advertiser.logoURL.hasPrefix("/offers/images/") && offer.imageURL == offer.advertiser.logoURL)
                     let stored = try await app.services.offerAdmin.offer(offer.id)
@@ -46,7 +49,7 @@ struct OffersAPITests {
                     let answer = try APITests.decode(Schemas.TitleOffers.self, response)
                     #expect(answer.title == "show:\(id)" && answer.banner != nil)
                     for offer in answer.all {
-                        #expect(offer.clickURL == "/offers/\(offer.id)/go?title=show:\(id)")
+                        #expect(offer.clickURL.hasPrefix("/offers/\(offer.id)/go?placement=") && offer.clickURL.hasSuffix("&title=show:\(id)"))
                         let media = try await app.services.offerAdmin.offer(offer.id)?.media
                         #expect(media == .show || media == .both, "show \(id): \(offer.headline) is \(String(describing: media))")
                     }

@@ -101,9 +101,11 @@ struct AdminConsoleTests {
                 let csv = try await client.get("/admin/offers/5/report.csv?from=\(today)&to=\(today)", cookie: cookie)
                 #expect(csv.headers[.contentType] == "text/csv; charset=utf-8")
                 #expect(csv.headers[.contentDisposition]?.hasPrefix("attachment;") == true)
-                #expect(csv.text == "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site\r\n\(today),2,1,50.00,0,0\r\n")
+                #expect(
+                    csv.text == "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_usd,conversion_percent\r\n"
+                        + "\(today),2,1,50.00,0,0,0,0.00,0.00\r\n")
                 let shop = try await client.get("/admin/advertisers/\(offer.advertiserID)/report.csv?from=\(today)&to=\(today)", cookie: cookie)
-                #expect(shop.text.hasSuffix("\(today),2,1,50.00,0,0\r\n"))
+                #expect(shop.text.hasSuffix("\(today),2,1,50.00,0,0,0,0.00,0.00\r\n"))
                 let backwards = try await client.get("/admin/offers/5/report?from=2026-11-20&to=2026-11-01", cookie: cookie)
                 #expect(backwards.status == .badRequest && backwards.text.contains("“From” must be on or before “to”."))
                 let tooLong = try await client.get("/admin/offers/5/report.csv?from=2024-01-01&to=2026-01-01", cookie: cookie)

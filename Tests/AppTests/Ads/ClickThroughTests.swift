@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HummingbirdTesting
 import PropertyBased
@@ -69,8 +70,23 @@ struct ClickThroughTests {
         #expect(values("utm_source", in: url) == ["popcornswirl"], "\(url)", sourceLocation: sourceLocation)
         #expect(values("utm_medium", in: url) == ["offer"], "\(url)", sourceLocation: sourceLocation)
         #expect(values("utm_campaign", in: url) == [String(offerID)], "\(url)", sourceLocation: sourceLocation)
-        #expect(values("store", in: url) == ["US"], "\(url)", sourceLocation: sourceLocation)
+        #expect(values("ps_store", in: url) == ["popcornswirl"], "\(url)", sourceLocation: sourceLocation)
+        #expect(values("ps_store_name", in: url) == ["PopcornSwirl"], "\(url)", sourceLocation: sourceLocation)
+        #expect(values("ps_store_country", in: url) == ["US"], "\(url)", sourceLocation: sourceLocation)
+        #expect(values("ps_offer", in: url) == [String(offerID)], "\(url)", sourceLocation: sourceLocation)
+        #expect(values("ps_click", in: url).count == 1, "\(url)", sourceLocation: sourceLocation)
         #expect(!url.absoluteString.contains(where: { $0.isNewline || $0.isWhitespace || $0 == "\u{0}" }), "\(url)", sourceLocation: sourceLocation)
+    }
+
+    static let clickID = UUID(uuidString: "0F6E3A52-9B1C-4C0B-8E7A-2D4F5A6B7C8D")!
+
+    /// A click's details as the click route builds them, at 2026-11-24T12:00:00Z.
+    static func details(
+        _ title: TitleRef?, name: String? = nil, year: Int? = nil, placement: Placement = .banner, listing: String? = nil
+    ) -> ClickDetails {
+        ClickDetails(
+            clickID: clickID, placement: placement, listing: listing, title: title.map { ClickDetails.Title(ref: $0, name: name, year: year) },
+            store: ReferringStore(), at: Date(timeIntervalSince1970: 1_795_521_600))
     }
 
     @Test("generated hostile titles and names never change the scheme, host, port or path, and come back intact as values")
@@ -78,24 +94,61 @@ struct ClickThroughTests {
         await propertyCheck(count: 3000, input: Gen<String?>.element(of: Self.landings).map { $0! }, Self.titleRef, Self.hostileText) {
             landing, title, name in
             let offer = OfferFixtures.offer(42, landing: landing)
-            guard let url = ClickThrough.destination(offer: offer, title: title, titleName: name, store: "US") else {
+            guard let url = ClickThrough.destination(offer: offer, Self.details(title, name: name), secret: "pss_test") else {
                 Issue.record("no destination for \(landing) \(String(describing: title)) \(name.debugDescription)")
                 return
             }
             Self.checkDestination(url, landing: offer.landingURL, offerID: 42)
-            #expect(Self.values("title_id", in: url) == (title.map { [$0.description] } ?? []))
-            #expect(Self.values("title_name", in: url) == (name.isEmpty ? [] : [String(name.prefix(200))]), "\(url)")
+            #expect(Self.values("ps_title_kind", in: url) == (title.map { [$0.kind.rawValue] } ?? []))
+            #expect(Self.values("ps_title_id", in: url) == (title.map { [String($0.id)] } ?? []))
+            let shown = String(ClickThrough.oneLine(name).prefix(200))
+            #expect(Self.values("ps_title_name", in: url) == (title == nil || shown.isEmpty ? [] : [shown]), "\(url)")
+            let sentName = Self.values("ps_title_name", in: url).first ?? ""
+            #expect(!sentName.contains { $0.isNewline })
+            // Whatever the name, the shop's check of the signature holds.
+            #expect(Self.verify(url, secret: "pss_test"), "\(url)")
         }
+    }
+
+    /// The README's verification, step by step: every `ps_` parameter but `ps_sig`, sorted, `name=value` lines.
+    static func verify(_ url: URL, secret: String) -> Bool {
+        let items = (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? [])
+        let signed = items.filter { $0.name.hasPrefix("ps_") && $0.name != "ps_sig" }.sorted { $0.name < $1.name }
+            .map { "\($0.name)=\($0.value ?? "")" }.joined(separator: "\n")
+        guard let signature = items.first(where: { $0.name == "ps_sig" })?.value else { return false }
+        let expected = HMAC<SHA256>.authenticationCode(for: Data(signed.utf8), using: SymmetricKey(data: Data(secret.utf8)))
+        return expected.map { String(format: "%02x", $0) }.joined() == signature
     }
 
     @Test("the landing URL's own parameters are kept, ours replace theirs, and its fragment is dropped")
     func existingQuery() throws {
         let offer = OfferFixtures.offer(7, landing: "https://shop.example.com/p?ref=abc&utm_source=x&utm%5Fcampaign=y#top")
         let url = try #require(
-            ClickThrough.destination(offer: offer, title: TitleRef(kind: .movie, id: 1001), titleName: "Middle Of The Year", store: "US"))
+            ClickThrough.destination(
+                offer: offer, Self.details(TitleRef(kind: .movie, id: 1001), name: "Middle Of The Year", year: 2026), secret: nil))
         #expect(
             url.absoluteString == "https://shop.example.com/p?ref=abc&utm_source=popcornswirl&utm_medium=offer&utm_campaign=7"
-                + "&title_id=movie%3A1001&title_name=Middle%20Of%20The%20Year&store=US")
+                + "&ps_click=0f6e3a52-9b1c-4c0b-8e7a-2d4f5a6b7c8d&ps_offer=7&ps_store=popcornswirl&ps_store_name=PopcornSwirl"
+                + "&ps_store_country=US&ps_placement=banner&ps_title_kind=movie&ps_title_id=1001"
+                + "&ps_title_name=Middle%20Of%20The%20Year&ps_title_year=2026&ps_ts=1795521600")
+    }
+
+    @Test("a signed click-through carries the signature a shop computes with Python's hmac (the README's recipe)")
+    func signatureVector() throws {
+        let offer = OfferFixtures.offer(7, landing: "https://shop.example.com/p?ps_sig=forged&ps_store=evil")
+        let url = try #require(
+            ClickThrough.destination(
+                offer: offer,
+                Self.details(TitleRef(kind: .show, id: 82), name: "Game of Thrones", year: 2011, placement: .sponsored, listing: "tv-favorites"),
+                secret: "pss_example-key"))
+        // The landing URL's own ps_ parameters are dropped: nothing but ours can be signed or read as ours.
+        #expect(Self.values("ps_store", in: url) == ["popcornswirl"])
+        #expect(Self.values("ps_listing", in: url) == ["tv-favorites"])
+        #expect(Self.values("ps_placement", in: url) == ["sponsored"])
+        // Computed independently with the README's Python verification (hmac.new(key, message, sha256).hexdigest()).
+        #expect(Self.values("ps_sig", in: url) == ["47fb2659b46d41d1eb9139014380968f08e6a01ba18f9fe501ed15762c00ea5a"])
+        #expect(Self.verify(url, secret: "pss_example-key"))
+        #expect(!Self.verify(url, secret: "pss_other-key"))
     }
 
     @Test(
@@ -106,9 +159,10 @@ struct ClickThroughTests {
             ("A/B & C?=#", "A/B & C?=#"),
         ] as [(String, String?)])
     func titleNameLimits(name: String, expected: String?) throws {
-        let url = try #require(ClickThrough.destination(offer: OfferFixtures.offer(1), title: nil, titleName: name, store: "US"))
-        #expect(Self.values("title_name", in: url) == (expected.map { [$0] } ?? []))
-        #expect(Self.values("title_id", in: url).isEmpty)
+        let url = try #require(
+            ClickThrough.destination(offer: OfferFixtures.offer(1), Self.details(TitleRef(kind: .movie, id: 5), name: name), secret: nil))
+        #expect(Self.values("ps_title_name", in: url) == (expected.map { [$0] } ?? []))
+        #expect(Self.values("ps_title_id", in: url) == ["5"])
     }
 
     @Test(
@@ -120,7 +174,7 @@ struct ClickThroughTests {
         guard let url = URL(string: landing) else { return }
         var offer = OfferFixtures.offer(1)
         offer.landingURL = url
-        #expect(ClickThrough.destination(offer: offer, title: nil, titleName: "x", store: "US") == nil)
+        #expect(ClickThrough.destination(offer: offer, Self.details(nil), secret: nil) == nil)
     }
 
     // MARK: Through the route
@@ -157,8 +211,8 @@ struct ClickThroughTests {
                     let location = try #require(response.headers[.location].flatMap(URL.init(string:)), "\(input.debugDescription)")
                     Self.checkDestination(location, landing: URL(string: landing)!, offerID: id)
                     // None of these is a title the catalogue knows: nothing about a title is passed on.
-                    #expect(Self.values("title_id", in: location).isEmpty, "\(input.debugDescription)")
-                    #expect(Self.values("title_name", in: location).isEmpty, "\(input.debugDescription)")
+                    #expect(Self.values("ps_title_id", in: location).isEmpty, "\(input.debugDescription)")
+                    #expect(Self.values("ps_title_name", in: location).isEmpty, "\(input.debugDescription)")
                 }
             }
         }

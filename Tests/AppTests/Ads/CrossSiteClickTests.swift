@@ -94,7 +94,9 @@ struct CrossSiteClickTests {
                 #expect(html.contains("Discarded in this range: 2 repeated within 30 minutes, 1 requested by another site"))
                 #expect(html.contains("\(today): 1 clicks counted, 3 discarded"))
                 let csv = try await client.get("/admin/offers/5/report.csv?from=\(today)&to=\(today)", cookie: cookie).text
-                #expect(csv == "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site\r\n\(today),4,1,25.00,2,1\r\n")
+                #expect(
+                    csv == "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_usd,conversion_percent\r\n"
+                        + "\(today),4,1,25.00,2,1,0,0.00,0.00\r\n")
                 let dashboard = try await client.get("/admin/offers?from=\(today)&to=\(today)", cookie: cookie).text
                 #expect(
                     dashboard.contains(#"<td class="num">4</td>"# + "\n    " + #"<td class="num">1</td>"# + "\n    " + #"<td class="num">3</td>"#))

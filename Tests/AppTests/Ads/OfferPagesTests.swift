@@ -34,14 +34,14 @@ struct OfferPagesTests {
                 #expect(banner.contains("Sponsored · Reel Snacks"))
                 #expect(banner.contains("Thriller Night Popcorn"))
                 #expect(banner.contains("$12.50 · Shop now"))
-                #expect(banner.contains(#"href="/offers/\#(best)/go?title=movie:1001""#))
+                #expect(banner.contains(#"href="/offers/\#(best)/go?placement=banner&amp;title=movie:1001""#))
                 #expect(banner.contains(#"rel="sponsored""#))
                 #expect(html.contains("Shop related products"))
                 let snacksRow = try #require(html.range(of: #"<li class="shop" data-offer-id="\#(best)""#))
                 let lumenRow = try #require(html.range(of: #"<li class="shop" data-offer-id="\#(soundbar)""#))
                 #expect(snacksRow.lowerBound < lumenRow.lowerBound)
                 #expect(html.contains("Gourmet popcorn for movie nights."))
-                #expect(html.contains(#"href="/offers/\#(soundbar)/go?title=movie:1001""#))
+                #expect(html.contains(#"href="/offers/\#(soundbar)/go?placement=shop&amp;title=movie:1001""#))
                 #expect(html.contains("Lumen Den"))
                 // One row per shop (its best offer); unrelated offers nowhere.
                 #expect(!html.contains("Second Snack Box"))
@@ -79,14 +79,14 @@ struct OfferPagesTests {
                 #expect(html.contains("The Midnight Gospel"))
                 #expect(html.contains(#"<aside class="offer-banner" aria-label="Sponsored offer" data-offer-id="\#(showOffer)">"#))
                 #expect(html.contains("Midnight Binge Box"))
-                #expect(html.contains(#"href="/offers/\#(showOffer)/go?title=show:45499""#))
+                #expect(html.contains(#"href="/offers/\#(showOffer)/go?placement=banner&amp;title=show:45499""#))
                 #expect(!html.contains("Film Only Projector"))
                 #expect(!html.contains(#"data-offer-id="\#(filmOnly)""#))
 
                 // "Last Year's Hit" is Action & Adventure: the film offer, never the show offer.
                 let film = try await client.get("/movies/2001").text
                 #expect(film.contains("Film Only Projector"))
-                #expect(film.contains(#"href="/offers/\#(filmOnly)/go?title=movie:2001""#))
+                #expect(film.contains(#"href="/offers/\#(filmOnly)/go?placement=banner&amp;title=movie:2001""#))
                 #expect(!film.contains("Midnight Binge Box"))
             }
         }
@@ -127,7 +127,7 @@ struct OfferPagesTests {
                     #expect(card.contains(#"data-offer-id="\#(filmOffer)""#))
                     #expect(card.contains("Sponsored"))
                     #expect(card.contains("Drama Club Box"))
-                    #expect(card.contains(#"href="/offers/\#(filmOffer)/go""#))
+                    #expect(card.contains(#"href="/offers/\#(filmOffer)/go?placement=sponsored&amp;listing=movies-2024""#))
                     #expect(!html.contains("Show Only Deal") && !html.contains(#"data-offer-id="\#(showOnly)""#))
                     // The signed-in page is that visitor's own page: their favourite is pressed.
                     #expect(html.contains(#"aria-pressed="true">Favorite ✓"#) == (cookie != nil))
@@ -137,9 +137,9 @@ struct OfferPagesTests {
     }
 
     @Test(
-        "sponsored cards follow every full run of 12 cards, each slot a different offer",
+        "sponsored cards follow every full run of 12 cards, and close a listing shorter than 12; each slot a different offer",
         arguments: [
-            (11, [Int]()), (12, [12]), (23, [12]), (24, [12, 25]),
+            (1, [1]), (11, [11]), (12, [12]), (23, [12]), (24, [12, 25]),
         ])
     func slotsPerCardCount(films: Int, expected: [Int]) async throws {
         try await TestApp.withOffers(.shop("Drama Club"), upstream: .withListings(films: films)) { app, shop in

@@ -93,7 +93,8 @@
       count.dataset.total = String(total);
       count.textContent = (count.dataset.prefix || "") + total + " " + unit + (total === 1 ? "" : "s");
     }
-    if (grid && !grid.querySelector(".card")) {
+    // A sponsored card is not one of the person's titles: the list is empty without them.
+    if (grid && !grid.querySelector(".card:not(.sponsored-card)")) {
       const empty = document.createElement("p");
       empty.className = "empty";
       empty.textContent = grid.dataset.empty || "";

@@ -24,6 +24,10 @@ struct AdminAdvertisersController {
                 return .redirect(to: AdminRoute.offers.path + "?done=shop-\(active ? "resumed" : "paused")", type: .normal)
             }
         }
+        group.on(AdminRoute.rotateAdvertiserKey) { _, context in
+            guard let shop = try await admin.advertiser(try offers.id(context)) else { return try offers.missing() }
+            return try keyPage(shop, try await admin.secrets.rotate(shop.id), rotated: true)
+        }
         group.on(AdminRoute.confirmDeleteAdvertiser) { _, context in
             let id = try offers.id(context)
             guard let shop = try await admin.advertiser(id) else { return try offers.missing() }
@@ -64,11 +68,26 @@ struct AdminAdvertisersController {
         draft.description = form.value("description")
         draft.website = form.value("website")
         draft.domains = form.value("domains")
-        return try await offers.saved(form.image("logo", label: "The logo")) { logo throws(OfferAdmin.Failure) in
-            _ = try await admin.saveAdvertiser(id, draft, logo: logo)
+        var created: (Advertiser, key: String)?
+        let response = try await offers.saved(form.image("logo", label: "The logo")) { logo throws(OfferAdmin.Failure) in
+            if let id {
+                _ = try await admin.saveAdvertiser(id, draft, logo: logo)
+            } else {
+                created = try await admin.createAdvertiser(draft, logo: logo)
+            }
         } refused: { failure in
             try self.form(id, draft, logoURL: nil, failure: failure)
         }
+        // A new shop's signing key is shown on the answer to the form and never again.
+        guard let (shop, key) = created, response.status == .seeOther else { return response }
+        return try keyPage(shop, key, rotated: false)
+    }
+
+    /// The key, this once: never cached, never shown again.
+    private func keyPage(_ shop: Advertiser, _ key: String, rotated: Bool) throws -> Response {
+        var response = try renderer.response(AdminShopKeyPage(shop: shop, key: key, rotated: rotated))
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 
     static func draft(_ shop: Advertiser) -> AdvertiserDraft {

@@ -64,6 +64,7 @@ struct AdminOffersController {
         let shops = try await admin.advertisers()
         let offers = try await admin.offers()
         let totals = try await admin.totals(range: range)
+        let keys = try await admin.secrets.rotatedAt()
         let byID = Dictionary(uniqueKeysWithValues: shops.map { ($0.id, $0) })
         let flash: String? =
             switch request.uri.queryParameters["done"] {
@@ -77,7 +78,9 @@ struct AdminOffersController {
             }
         let page = AdminDashboardPage(
             range: AdminRangeView(from: range.from, to: range.to, error: rangeError),
-            advertisers: shops.map { shop in AdminAdvertiserRow(shop, offerCount: offers.filter { $0.advertiserID == shop.id }.count, range: range) },
+            advertisers: shops.map { shop in
+                AdminAdvertiserRow(shop, offerCount: offers.filter { $0.advertiserID == shop.id }.count, range: range, keyMadeAt: keys[shop.id])
+            },
             offers: offers.map { offer in
                 let shop = byID[offer.advertiserID]
                 return AdminOfferRow(
@@ -85,7 +88,7 @@ struct AdminOffersController {
                     totals: totals[offer.id] ?? OfferCounts(), range: range
                 )
             },
-            flash: flash
+            flash: flash, store: admin.referringStore
         )
         return try renderer.response(page, status: rangeError == nil ? .ok : .badRequest)
     }

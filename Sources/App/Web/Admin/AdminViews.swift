@@ -22,8 +22,13 @@ struct AdminAdvertiserRow {
     let statusClass: String
     let toggleURL: String
     let toggleLabel: String
+    /// When the shop's signing key was made, or that it has none.
+    let keyStatus: String
+    let rotateKeyURL: String
+    let rotateKeyLabel: String
+    let ordersURL: String
 
-    init(_ advertiser: Advertiser, offerCount: Int, range: ReportRange) {
+    init(_ advertiser: Advertiser, offerCount: Int, range: ReportRange, keyMadeAt: Date?) {
         id = advertiser.id
         name = advertiser.name
         website = advertiser.website
@@ -38,6 +43,10 @@ struct AdminAdvertiserRow {
         statusClass = advertiser.active ? "status status-live" : "status status-paused"
         toggleURL = (advertiser.active ? AdminRoute.pauseAdvertiser : .resumeAdvertiser).link(advertiser.id)
         toggleLabel = advertiser.active ? "Pause" : "Resume"
+        keyStatus = keyMadeAt.map { "Made \(UTCFormatters.day.string(from: $0))" } ?? "None yet"
+        rotateKeyURL = AdminRoute.rotateAdvertiserKey.link(advertiser.id)
+        rotateKeyLabel = keyMadeAt == nil ? "Make key" : "Rotate key"
+        ordersURL = APIRoute.shopOrders(advertiser.id)
     }
 }
 
@@ -99,6 +108,8 @@ struct AdminDashboardPage: Page {
     let advertisers: [AdminAdvertiserRow]
     let offers: [AdminOfferRow]
     let flash: String?
+    /// Who the orders are made for, as every click-through tells the shop.
+    let store: ReferringStore
     let newOfferURL = AdminRoute.newOffer.path
     let newAdvertiserURL = AdminRoute.newAdvertiser.path
     let rangeURL = AdminRoute.offers.path
@@ -198,6 +209,7 @@ struct AdminReportPage: Page {
     let chart: String
     let rows: [OfferReport.Row]
     let totals: OfferReport.Row
+    let currency: String
     let backURL = AdminRoute.offers.path
 
     init(heading: String, subject: String, scope: OfferTracker.Scope, report: OfferReport) {
@@ -207,9 +219,10 @@ struct AdminReportPage: Page {
         range = AdminRangeView(from: report.range.from, to: report.range.to, error: nil)
         formURL = AdminRoute.report(scope)
         csvURL = AdminRoute.report(scope, range: report.range, csv: true)
-        chart = report.svgChart(title: "Impressions and counted clicks per day for \(subject), \(report.range.from) to \(report.range.to)")
+        chart = report.svgChart(title: "Impressions, counted clicks and orders per day for \(subject), \(report.range.from) to \(report.range.to)")
         rows = report.rows
         totals = report.totals
+        currency = report.currency
     }
 }
 

@@ -9,14 +9,20 @@ final class PersonalPageCache: Sendable {
     struct Entry {
         let version: UInt64
         let storedAt: Date
-        let parts: PageParts
+        let page: Page
         let size: Int
+    }
+
+    /// A rendered page and the listing its sponsored slots are filled for.
+    struct Page: Sendable {
+        let parts: PageParts
+        let listing: ListingContext
     }
 
     let maxBytes: Int
     let maxAge: TimeInterval
     let clock: any AppClock
-    let rendering = SingleFlight<String, PageParts, any Error>()
+    let rendering = SingleFlight<String, Page, any Error>()
     private let state = Mutex<(entries: [String: Entry], bytes: Int)>(([:], 0))
 
     init(maxBytes: Int = 8 * 1024 * 1024, maxAge: TimeInterval = 2, clock: any AppClock) {
@@ -25,21 +31,21 @@ final class PersonalPageCache: Sendable {
         self.clock = clock
     }
 
-    func get(_ key: String, version: UInt64) -> PageParts? {
+    func get(_ key: String, version: UInt64) -> Page? {
         let now = clock.now()
         return state.withLock { state in
             guard let entry = state.entries[key], entry.version == version, now.timeIntervalSince(entry.storedAt) < maxAge else {
                 return nil
             }
-            return entry.parts
+            return entry.page
         }
     }
 
     /// Stores a page; when the byte budget is spent the cache starts over (pages are cheap to redo).
-    func put(_ key: String, version: UInt64, html: String) -> PageParts {
-        let parts = PageParts(html)
+    func put(_ key: String, version: UInt64, html: String, listing: ListingContext) -> Page {
+        let page = Page(parts: PageParts(html), listing: listing)
         let size = html.utf8.count
-        let entry = Entry(version: version, storedAt: clock.now(), parts: parts, size: size)
+        let entry = Entry(version: version, storedAt: clock.now(), page: page, size: size)
         state.withLock { state in
             if state.bytes + size > maxBytes {
                 state.entries.removeAll(keepingCapacity: true)
@@ -48,6 +54,6 @@ final class PersonalPageCache: Sendable {
             state.bytes += size - (state.entries[key]?.size ?? 0)
             state.entries[key] = entry
         }
-        return parts
+        return page
     }
 }

@@ -8,6 +8,7 @@ struct LibraryController {
     let library: LibraryService
     let sessions: SessionService
     let actions: LibraryActions
+    let offers: OfferService
     let renderer: PageRenderer
     let pages: PersonalPageCache
 
@@ -38,21 +39,27 @@ struct LibraryController {
             let empty = LibraryPage(items: [], total: 0, page: page)
             return try renderer.response(MyListsPage(list: list, kind: kind, page: empty))
         }
+        let visitor = context.visitor
         // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
         let version = library.versions.current(profile)
         let key = "\(profile)|\(list.rawValue)|\(kind?.rawValue ?? "any")|\(page)"
-        if let cached = pages.get(key, version: version) { return cached.response() }
+        if let cached = pages.get(key, version: version) {
+            return await renderer.listingResponse(cached.parts, listing: cached.listing, offers: offers, visitor: visitor)
+        }
         // Concurrent requests for the same page and version share one query and one render.
         let rendered = await pages.rendering.run("\(key)|\(version)") { [library, renderer, pages] in
             do {
                 let result = try await library.list(profile: profile, list: list, page: page, kind: kind)
                 let html = try renderer.html(MyListsPage(list: list, kind: kind, page: result))
-                return .success(pages.put(key, version: version, html: html))
+                let listing = ListingContext(
+                    titles: result.items.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: kind, key: nil, name: "my-lists")
+                return .success(pages.put(key, version: version, html: html, listing: listing))
             } catch {
                 return .failure(error)
             }
         }
-        return try rendered.get().response()
+        let fresh = try rendered.get()
+        return await renderer.listingResponse(fresh.parts, listing: fresh.listing, offers: offers, visitor: visitor)
     }
 
     struct ChangeForm: Decodable {

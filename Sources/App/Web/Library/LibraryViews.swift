@@ -49,8 +49,8 @@ struct MyListsPage: Page {
     let chrome: Chrome
     let tabs: [LibraryTab]
     let kindTabs: [LibraryTab]
-    /// `MovieCardView` or `ShowCardView`; the template picks the partial by `isShow`.
-    let cards: [Any]
+    /// `MovieCardView` or `ShowCardView` (the template picks the partial by `isShow`), in runs with sponsored slots.
+    let groups: [CardGroup<Any>]
     let hasCards: Bool
     let heading: String
     let countText: String
@@ -71,9 +71,10 @@ struct MyListsPage: Page {
             LibraryTab(label: label, url: Route.libraryList(list, kind: option), selected: option == kind)
         }
         let returnTo = Route.libraryList(list, page: page.page, kind: kind)
-        cards = page.items.map { item -> Any in
+        let cards = page.items.map { item -> Any in
             item.kind == .show ? ShowCardView(item: item, returnTo: returnTo) : MovieCardView(item: item, list: list, returnTo: returnTo)
         }
+        groups = SponsoredSlots.groups(cards)
         hasCards = !cards.isEmpty
         unit =
             switch kind {

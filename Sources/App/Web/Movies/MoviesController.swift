@@ -51,14 +51,15 @@ struct MoviesController {
                         MoviesPage(
                             year: year, currentYear: currentYear, cards: list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) },
                             source: list.source
-                        )), listing: ListingContext(movies: list.movies, kind: .movie, key: key))
+                        )), listing: ListingContext(movies: list.movies, kind: .movie, key: key, name: "movies-\(year)"))
             return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, visitor: context.visitor)
         }
         let states = try await library.states(profile: profile, movieIDs: list.movies.map(\.id))
         let cards = list.movies.map { MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo) }
         let page = MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source)
         return try await renderer.listingResponse(
-            page, listing: ListingContext(movies: list.movies, kind: .movie, key: key), offers: offers, visitor: context.visitor
+            page, listing: ListingContext(movies: list.movies, kind: .movie, key: key, name: "movies-\(year)"), offers: offers,
+            visitor: context.visitor
         )
     }
 

@@ -56,10 +56,12 @@ enum SponsoredSlots {
     static let every = 12
     static let marker = PageParts.sponsoredMarker
 
+    /// A slot after every full run of 12, and one at the end of a listing shorter than 12 cards
+    /// (an empty listing has none: it shows its empty message instead).
     static func groups<Card>(_ cards: [Card]) -> [CardGroup<Card>] {
         stride(from: 0, to: cards.count, by: every).map { start in
             let end = min(start + every, cards.count)
-            return CardGroup(cards: Array(cards[start..<end]), slot: end - start == every)
+            return CardGroup(cards: Array(cards[start..<end]), slot: end - start == every || cards.count < every)
         }
     }
 }
@@ -92,8 +94,9 @@ extension OfferContext {
 extension ListingContext {
     /// A page of films, of shows, or of both (`kind` nil: any offer may fit). `key`: the page and
     /// catalogue answer the titles came from (see `ListingContext.key`).
-    init(movies: [Movie] = [], shows: [Show] = [], kind: MediaKind?, key: String?) {
+    /// `name`: the listing as shops are told it (`ps_listing`).
+    init(movies: [Movie] = [], shows: [Show] = [], kind: MediaKind?, key: String?, name: String) {
         let titles = movies.map { ($0.title, $0.genre.map { [$0] } ?? []) } + shows.map { ($0.name, $0.genres) }
-        self.init(titles: titles, kind: kind, key: key)
+        self.init(titles: titles, kind: kind, key: key, name: name)
     }
 }

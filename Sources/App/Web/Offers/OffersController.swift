@@ -36,8 +36,14 @@ struct OffersController {
             response.headers[.cacheControl] = "no-store"
             return response
         }
-        let (title, name) = await resolve(titleRef)
-        guard let destination = await offers.clickThrough(offer, title: title, titleName: name, visitor: context.visitor) else {
+        let query = request.uri.queryParameters
+        // Where the offer was shown, as its link says; a link without one (an old page) counts as a banner.
+        let placement = query["placement"].flatMap { Placement(rawValue: String($0)) } ?? .banner
+        let listing = ClickDetails.listingName(query["listing"].map(String.init))
+        guard
+            let destination = await offers.clickThrough(
+                offer, title: await resolve(titleRef), placement: placement, listing: listing, visitor: context.visitor)
+        else {
             return try ErrorPages.notFound(renderer, "This offer has no valid shop address.")
         }
         var response = Response.redirect(to: destination.absoluteString, type: .normal)
@@ -45,22 +51,22 @@ struct OffersController {
         return response
     }
 
-    /// The title's name from the catalogue (usually already cached: the visitor just saw it).
+    /// The title's name and year from the catalogue (usually already cached: the visitor just saw it).
     /// A title that does not exist is dropped; one that cannot be looked up keeps its id only.
-    private func resolve(_ title: TitleRef?) async -> (TitleRef?, String?) {
-        guard let title else { return (nil, nil) }
+    private func resolve(_ title: TitleRef?) async -> ClickDetails.Title? {
+        guard let title else { return nil }
         switch title.kind {
         case .movie:
             switch await catalog.movie(id: title.id) {
-            case .found(let movie, _): return (title, movie.title)
-            case .notFound: return (nil, nil)
-            case .unavailable: return (title, nil)
+            case .found(let movie, _): return ClickDetails.Title(ref: title, name: movie.title, year: movie.year)
+            case .notFound: return nil
+            case .unavailable: return ClickDetails.Title(ref: title, name: nil, year: nil)
             }
         case .show:
             switch await shows.show(id: title.id) {
-            case .found(let show, _): return (title, show.name)
-            case .notFound: return (nil, nil)
-            case .unavailable: return (title, nil)
+            case .found(let show, _): return ClickDetails.Title(ref: title, name: show.name, year: show.premieredYear)
+            case .notFound: return nil
+            case .unavailable: return ClickDetails.Title(ref: title, name: nil, year: nil)
             }
         }
     }

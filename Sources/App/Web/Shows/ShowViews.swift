@@ -44,7 +44,7 @@ struct ShowFavoritesPage: Page {
     let browseURL = Route.shows.path
     let favoritesURL = Route.showFavorites.path
     let onFavorites = true
-    let cards: [ShowCardView]
+    let groups: [CardGroup<ShowCardView>]
     let hasCards: Bool
     let countText: String
     let total: Int
@@ -53,7 +53,7 @@ struct ShowFavoritesPage: Page {
 
     init(cards: [ShowCardView], page: LibraryPage) {
         chrome = Chrome("TV Favorites", tab: .shows, tvCredit: true)
-        self.cards = cards
+        groups = SponsoredSlots.groups(cards)
         hasCards = !cards.isEmpty
         countText = page.total == 1 ? "1 show" : "\(page.total) shows"
         total = page.total

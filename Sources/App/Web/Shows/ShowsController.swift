@@ -34,7 +34,9 @@ struct ShowsController {
             let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
             let page = ShowsPage(cards: cards, source: result.source, query: result.query, page: nil, isEnd: true)
             return try await renderer.listingResponse(
-                page, listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)"), offers: offers,
+                page,
+                listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)", name: "tv-search"),
+                offers: offers,
                 visitor: context.visitor)
         }
         let pageText = query["page"].map(String.init) ?? "1"
@@ -48,7 +50,9 @@ struct ShowsController {
         let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
         let view = ShowsPage(cards: cards, source: result.source, query: nil, page: page, isEnd: result.isEnd)
         return try await renderer.listingResponse(
-            view, listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)"), offers: offers,
+            view,
+            listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)", name: "tv-shows-page-\(page)"),
+            offers: offers,
             visitor: context.visitor)
     }
 
@@ -63,7 +67,9 @@ struct ShowsController {
         }
         let result = try await library.list(profile: context.profileID, list: .favorites, page: page, kind: .show)
         let cards = result.items.map { ShowCardView(item: $0, returnTo: Route.showFavorites.path) }
-        return try renderer.response(ShowFavoritesPage(cards: cards, page: result))
+        let listing = ListingContext(titles: result.items.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: .show, name: "tv-favorites")
+        return try await renderer.listingResponse(
+            ShowFavoritesPage(cards: cards, page: result), listing: listing, offers: offers, visitor: context.visitor)
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
