@@ -152,7 +152,7 @@ def test_signing_in_adds_what_the_visitor_saved_on_this_device(app, browser):
     browser.get(app.url("/account/signup"))
     submit_credentials(browser, username, password, "Create account")
     until(browser, lambda d: "/library" in d.current_url, 10, f"sign-up did not lead to My Lists ({browser.current_url})")
-    browser.get(app.url(f"/movies/{TOY_STORY_5}"))  # the account's own favourite, saved on its detail page
+    browser.get(app.url(f"/movies/{TOY_STORY_5}"))  # the account's own favorite, saved on its detail page
     click(browser, wait_for(browser, ".detail .btn-fav"))
     until(browser, lambda d: pressed(d.find_element(By.CSS_SELECTOR, ".detail .btn-fav")), 10, "Favorite did not stick")
     sign_out(browser, app)

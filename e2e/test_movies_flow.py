@@ -167,24 +167,24 @@ def test_opening_a_film_from_the_grid_shows_its_details(app, browser):
 def test_bookmarking_on_the_detail_page_updates_in_place_and_persists(app, browser):
     browser.get(app.url(f"/movies/{STREET_FIGHTER}"))
     button = wait_for(browser, ".detail .btn-fav")
-    assert (button.text, button.get_attribute("aria-pressed")) == ("Bookmark", "false")
+    assert (button.text, button.get_attribute("aria-pressed")) == ("Favorite", "false")
     mark_page(browser)
 
     click(browser, button)
     until(browser, lambda d: d.find_element(By.CSS_SELECTOR, ".detail .btn-fav").get_attribute("aria-pressed") == "true")
-    assert browser.find_element(By.CSS_SELECTOR, ".detail .btn-fav").text == "Bookmarked ✓"
+    assert browser.find_element(By.CSS_SELECTOR, ".detail .btn-fav").text == "Favorite ✓"
     assert same_page(browser), "the page was reloaded: bookmarking should happen in place"
 
     browser.refresh()
     button = wait_for(browser, ".detail .btn-fav")
-    assert (button.text, button.get_attribute("aria-pressed")) == ("Bookmarked ✓", "true")
+    assert (button.text, button.get_attribute("aria-pressed")) == ("Favorite ✓", "true")
     assert_no_script_errors(browser)
 
 
 def test_adding_to_watched_asks_for_a_note_and_saves_it(app, browser):
     browser.get(app.url(f"/movies/{RESIDENT_EVIL}"))
     button = wait_for(browser, ".detail .btn-watched")
-    assert button.text == "Add to Watched"
+    assert button.text == "Watched"
     mark_page(browser)
 
     click(browser, button)
@@ -338,7 +338,7 @@ def test_removing_a_film_asks_for_confirmation_first(app, browser):
 
     browser.refresh()
     empty = wait_for(browser, ".empty")
-    assert empty.text.startswith("No favourites yet")
+    assert empty.text.startswith("No favorites yet")
     assert not cards(browser)
     assert_no_script_errors(browser)
 

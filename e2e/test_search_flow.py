@@ -32,10 +32,10 @@ FAILING_TITLE = "Joker"  # searched by no other test, so the app has nothing cac
 
 MAX_QUERY = 200
 FETCH_FAILED = "An error occurred while fetching data. Do you want to try again?"
-ADDED = "Added to your collection."
-REMOVED = "Removed from your collection."
-IN_COLLECTION = "In your collection ✓"
-ADD_TO_COLLECTION = "Add to collection"
+ADDED = "Added to your Favorites."
+REMOVED = "Removed from your Favorites."
+IN_COLLECTION = "Favorite ✓"
+ADD_TO_COLLECTION = "Favorite"
 
 
 # --------------------------------------------------------------------------- helpers
@@ -298,7 +298,7 @@ def test_without_javascript_the_collection_button_is_a_page_that_says_what_happe
     assert press_collection_button() == f"“Midsommar”: {REMOVED}"
     assert collection_state(browser) == (ADD_TO_COLLECTION, "false")
     browser.get(app.url("/library?list=favorites"))
-    assert wait_for(browser, ".empty").text.startswith("No favourites yet")
+    assert wait_for(browser, ".empty").text.startswith("No favorites yet")
 
 
 # --------------------------------------------------------------------------- bad input and layout

@@ -1,7 +1,7 @@
 """What a visitor does with PopcornSwirl's TV shows, in a real (headless) Chromium.
 
-Every test gets a fresh browser profile, so every test is a new visitor with no TV favourites.
-When a test needs a visitor who already has favourite shows, `save()` posts exactly what the
+Every test gets a fresh browser profile, so every test is a new visitor with no TV favorites.
+When a test needs a visitor who already has favorite shows, `save()` posts exactly what the
 green Favorite form posts, from inside the visitor's browser (so the session cookie is its own).
 
 The app (and its TVMaze cache) lives for the whole session, so each test that needs TVMaze to
@@ -31,7 +31,7 @@ SNOW = 62693  # no image, no IMDb id
 # Looked up by no other test, so the app has never cached it: with TVMaze failing, saving it fails.
 RETRY_SHOW = MIDNIGHT_GOSPEL
 
-EMPTY_FAVORITES = "No favourite shows yet"
+EMPTY_FAVORITES = "No favorite shows yet"
 FETCH_FAILED = "An error occurred while fetching data. Do you want to try again?"
 
 
@@ -50,7 +50,7 @@ def plain_summary(show_id: int) -> str:
 
 
 def save(driver, app, show_id: int) -> None:
-    """Favourites `show_id` from inside the browser, as the page's script does for the green button."""
+    """Favorites `show_id` from inside the browser, as the page's script does for the green button."""
     result = post_form(driver, app, f"/library/shows/{show_id}", {"favorite": "1", "return_to": "/shows"})
     assert result["status"] == 200, f"favouriting show {show_id} answered {result}"
     assert json.loads(result["body"]).get("saved") is True, result
@@ -285,7 +285,7 @@ def test_a_show_without_an_imdb_id_has_no_imdb_link(app, browser):
 # --------------------------------------------------------------------------- offline
 
 
-def test_a_favourite_show_opens_with_its_real_poster_when_tvmaze_is_down(app, stub, browser):
+def test_a_favorite_show_opens_with_its_real_poster_when_tvmaze_is_down(app, stub, browser):
     browser.get(app.url(f"/shows/{GIRLS}"))
     mark_page(browser)
     click(browser, wait_for(browser, ".topbar-action button.btn-favorite-show"))
@@ -326,7 +326,7 @@ def test_favoriting_while_tvmaze_fails_offers_a_retry_that_works(app, stub, brow
     wait_dialog(browser, "retry-dialog")
     assert browser.find_element(By.CSS_SELECTOR, "#retry-dialog h2").text == "Oops, something went wrong"
     assert browser.find_element(By.CSS_SELECTOR, "#retry-dialog .retry-text").text == FETCH_FAILED
-    assert action_is(browser, RETRY_SHOW, "Favorite"), "the failed favourite changed the button"
+    assert action_is(browser, RETRY_SHOW, "Favorite"), "the failed favorite changed the button"
 
     stub.set(mode="ok")
     browser.find_element(By.CSS_SELECTOR, "#retry-dialog [data-retry]").click()

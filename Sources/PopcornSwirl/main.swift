@@ -7,7 +7,7 @@ import Logging
 struct PopcornSwirlCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "popcornswirl",
-        abstract: "PopcornSwirl: movies by release year, favourites, watched list and notes.",
+        abstract: "PopcornSwirl: movies by release year, favorites, watched list and notes.",
         subcommands: [Serve.self, Migrate.self, CreateAdmin.self, CreateToken.self],
         defaultSubcommand: Serve.self
     )

@@ -99,11 +99,15 @@ struct LibraryActions: Sendable {
 /// The words a failed library action is reported with, on pages and in the API alike.
 extension LibraryOutcome {
     static func titleNotFoundText(_ kind: MediaKind, _ id: Int) -> String {
-        kind == .movie ? "We couldn’t find a film with the id \(id) on iTunes." : "TVMaze has no show with the id \(id)."
+        kind == .movie
+            ? "iTunes has no film with the id \(id) (any more), so it can’t be saved. Search for it by name instead."
+            : "TVMaze has no show with the id \(id), so it can’t be saved. Search TV Shows by name instead."
     }
 
     static func notInListsText(_ kind: MediaKind) -> String {
-        kind == .movie ? "This film isn’t in your lists." : "This show isn’t in your favourites."
+        kind == .movie
+            ? "This film isn’t in your lists (it may have been removed on another device). Reload the page to see your lists as they are."
+            : "This show isn’t in your TV Favorites (it may have been removed on another device). Reload the page to see them as they are."
     }
 
     static func saveFailedText(_ kind: MediaKind) -> String {

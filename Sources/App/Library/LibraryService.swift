@@ -2,7 +2,7 @@ import FluentKit
 import Foundation
 import SQLKit
 
-/// Favourites, watched and notes for one profile. Business rules live here, not in controllers.
+/// Favorites, watched and notes for one profile. Business rules live here, not in controllers.
 public final class LibraryService: Sendable {
     public static let noteLimit = 2000
     let database: AppDatabase
@@ -71,7 +71,7 @@ public final class LibraryService: Sendable {
         return try await save(profile: profile, title: title, change: change)
     }
 
-    /// Saves or removes a TV show in the favourites (shows have no watched list or notes).
+    /// Saves or removes a TV show in the favorites (shows have no watched list or notes).
     @discardableResult
     public func update(profile: UUID, show: Show, favorite: Bool) async throws(LibraryError) -> LibraryItem? {
         let title: SavedTitle

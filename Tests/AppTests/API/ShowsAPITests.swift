@@ -27,7 +27,7 @@ struct ShowsAPITests {
         }
     }
 
-    @Test("PUT and DELETE a TV favourite; the library filters by kind")
+    @Test("PUT and DELETE a TV favorite; the library filters by kind")
     func writes() async throws {
         try await TestApp.with { app in
             try await app.test { client in

@@ -24,7 +24,7 @@ struct AccountTests {
                 let account = try #require(signUp.sessionCookie)
                 #expect(account != visitor)
                 #expect(try await client.get("/library?list=favorites", cookie: account).text.contains("Middle Of The Year"))
-                #expect(try await client.get("/library?list=favorites", cookie: visitor).text.contains("No favourites yet"))
+                #expect(try await client.get("/library?list=favorites", cookie: visitor).text.contains("No favorites yet"))
                 let page = try await client.get("/account", cookie: account)
                 #expect(page.status == .ok && page.text.contains(#"<strong class="account-name">ana</strong>"#))
             }

@@ -136,7 +136,7 @@ struct TokenAndAuthorizationTests {
             try await app.give(anaToken, to: ana.profile)
             try await app.give(bobToken, to: bob.profile)
             try await app.test { client in
-                // Ana's data: a watched film with a private note, a favourite show, a token, a last search.
+                // Ana's data: a watched film with a private note, a favorite show, a token, a last search.
                 _ = try await client.postForm("/library/movies/1001", [("watched", "1"), ("note", "ana's private note")], cookie: ana.cookie)
                 _ = try await client.postForm("/library/shows/139", [("favorite", "1")], cookie: ana.cookie)
                 _ = try await Self.api(client, "/api/v1/search?q=spider", token: anaToken)

@@ -129,7 +129,7 @@ struct OfferPagesTests {
                     #expect(card.contains("Drama Club Box"))
                     #expect(card.contains(#"href="/offers/\#(filmOffer)/go?placement=sponsored&amp;listing=movies-2024""#))
                     #expect(!html.contains("Show Only Deal") && !html.contains(#"data-offer-id="\#(showOnly)""#))
-                    // The signed-in page is that visitor's own page: their favourite is pressed.
+                    // The signed-in page is that visitor's own page: their favorite is pressed.
                     #expect(html.contains(#"aria-pressed="true">Favorite ✓"#) == (cookie != nil))
                 }
             }
@@ -172,7 +172,7 @@ struct OfferPagesTests {
                     let card = String(OfferHTML.cards(html)[12])
                     #expect(card.contains(#"data-offer-id="\#(showOffer)""#) && card.contains("Binge Box") && card.contains("Sponsored"))
                     #expect(!html.contains("Film Only Deal"))
-                    // The signed-in page is that visitor's own page: their favourite offers Delete.
+                    // The signed-in page is that visitor's own page: their favorite offers Delete.
                     #expect(String(OfferHTML.cards(html)[0]).contains("btn-delete-show") == (cookie != nil))
                 }
             }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import App
 
-@Suite("Library: favourites, watched, notes")
+@Suite("Library: favorites, watched, notes")
 struct LibraryServiceTests {
     static func movie(_ id: Int, _ title: String = "Film") -> Movie {
         Movie(id: id, title: "\(title) \(id)", director: "Someone", genre: "Drama", releaseDate: ITunesDates.parse("2026-05-01"), synopsis: "Plot.")
@@ -19,7 +19,7 @@ struct LibraryServiceTests {
         }
     }
 
-    @Test("favourite, then mark watched with a note, then move back to favourites")
+    @Test("favorite, then mark watched with a note, then move back to favorites")
     func flags() async throws {
         try await withProfile { library, profile, _ in
             let movie = Self.movie(7)

@@ -7,7 +7,7 @@ import Testing
 
 /// The Movie Collection specs' Given/When/Then scenarios (../shared/seeds/movie-collection-specs.md),
 /// one test each, named after them. "Cache memory" is the visitor's remembered search; "local
-/// storage" is the database behind My Lists; "the collection" is the visitor's favourites.
+/// storage" is the database behind My Lists; "the collection" is the visitor's favorites.
 @Suite("Movie Collection specs")
 struct MovieCollectionSpecTests {
     static func withOMDb(_ config: inout AppConfig) { config.omdbAPIKey = Fixtures.omdbKey }
@@ -77,7 +77,7 @@ struct MovieCollectionSpecTests {
                 #expect(page.text.contains("<dd>Florence Pugh, Jack Reynor, Vilhelm Blomgren</dd>"))
                 #expect(page.text.contains(#"href="https://www.imdb.com/title/tt8772262/""#))
                 #expect(page.text.contains(">More on iTunes</a>"))
-                #expect(page.text.contains(">Add to collection</button>"))
+                #expect(page.text.contains(">Favorite</button>"))
                 let remembered = try await client.get("/search", cookie: cookie)
                 #expect(remembered.text.contains(#"<a href="/movies/1476006349">Midsommar</a>"#))
                 #expect(remembered.text.contains("<dd>Florence Pugh, Jack Reynor, Vilhelm Blomgren</dd>"), "OMDb's details are remembered too")
@@ -179,8 +179,8 @@ struct MovieCollectionSpecTests {
                 let location = try #require(saved.headers[.location])
                 #expect(location == "/search?q=Spider&done=added")
                 let page = try await client.get(location, cookie: cookie)
-                #expect(page.text.contains(#"<p class="flash search-message search-success" role="status">“Spider”: Added to your collection.</p>"#))
-                #expect(page.text.contains(">In your collection ✓</button>"))
+                #expect(page.text.contains(#"<p class="flash search-message search-success" role="status">“Spider”: Added to your Favorites.</p>"#))
+                #expect(page.text.contains(">Favorite ✓</button>"))
                 let json = try await client.postForm("/library/movies/284910350", [("favorite", "1")], cookie: cookie, json: true)
                 #expect(json.status == .ok && json.text.contains(#""favorite":true"#))
             }
@@ -203,7 +203,7 @@ struct MovieCollectionSpecTests {
                 #expect(json.text.contains("There was a problem saving/deleting this movie. Do you want to try again?"))
                 // The flash never claims a save that did not happen.
                 let search = try await client.get("/search?q=Spider&done=added", cookie: cookie)
-                #expect(!search.text.contains(#"role="status">“Spider”: Added to your collection."#))
+                #expect(!search.text.contains(#"role="status">“Spider”: Added to your Favorites."#))
             }
         }
     }

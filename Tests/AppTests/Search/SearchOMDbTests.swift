@@ -127,10 +127,10 @@ extension SearchTests {
                 #expect(claimed.contains(#"<p class="flash search-message search-success" role="status" hidden></p>"#))
                 _ = try await client.postForm("/library/movies/284910350", [("favorite", "1")], cookie: cookie)
                 let added = try await client.get("/search?q=Spider&done=added", cookie: cookie).text
-                #expect(added.contains("“Spider”: Added to your collection."))
+                #expect(added.contains("“Spider”: Added to your Favorites."))
                 #expect(added.contains(#"value="/search?q=Spider&amp;done=removed""#))
                 let remembered = try await client.get("/search?done=added", cookie: cookie).text
-                #expect(remembered.contains("“Spider”: Added to your collection."))
+                #expect(remembered.contains("“Spider”: Added to your Favorites."))
             }
         }
     }

@@ -74,7 +74,7 @@ struct SearchSnapshotTests {
                 _ = try await client.get("/search?q=Spider", cookie: cookie)
                 #expect(try await client.postForm("/library/movies/284910350", [("favorite", "1")], cookie: cookie).status == .seeOther)
                 let page = try await client.get("/search?q=Spider&done=added", cookie: cookie)
-                #expect(page.text.contains("“Spider”: Added to your collection."))
+                #expect(page.text.contains("“Spider”: Added to your Favorites."))
                 assertPage(page, named: "search-done-added")
             }
         }

@@ -48,7 +48,7 @@ struct ShowsSnapshotTests {
         try await TestApp.with { app in
             try await app.test { client in
                 let empty = try await client.get("/shows/favorites")
-                #expect(empty.text.contains("No favourite shows yet"))
+                #expect(empty.text.contains("No favorite shows yet"))
                 assertPage(empty, named: "show-favorites-empty")
                 let cookie = try #require(try await client.postForm("/library/shows/139", [("favorite", "1")]).sessionCookie)
                 let saved = try await client.get("/shows/favorites", cookie: cookie)

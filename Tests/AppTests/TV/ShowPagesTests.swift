@@ -39,7 +39,7 @@ struct ShowPagesTests {
                 #expect(confirm.contains("Delete this TV show?"))
                 let removed = try await client.postForm("/library/shows/139/remove", [("return_to", "/shows/favorites")], cookie: cookie)
                 #expect(removed.headers[.location] == "/shows/favorites")
-                #expect(try await client.get("/shows/favorites", cookie: cookie).text.contains("No favourite shows yet"))
+                #expect(try await client.get("/shows/favorites", cookie: cookie).text.contains("No favorite shows yet"))
             }
         }
     }
@@ -154,7 +154,7 @@ struct ShowPagesTests {
         }
     }
 
-    @Test("My Lists shows TV favourites too, filterable by kind")
+    @Test("My Lists shows TV favorites too, filterable by kind")
     func libraryKinds() async throws {
         try await TestApp.with { app in
             try await app.test { client in

@@ -20,7 +20,7 @@ struct LibraryPagesTests {
                 #expect(page.contains(#"aria-pressed="true">Favorite ✓"#))
                 let list = try await client.get("/library?list=favorites", cookie: cookie).text
                 #expect(list.contains("Middle Of The Year"))
-                #expect(try await client.get("/library?list=favorites").text.contains("No favourites yet"))
+                #expect(try await client.get("/library?list=favorites").text.contains("No favorites yet"))
             }
         }
     }
@@ -89,7 +89,7 @@ struct LibraryPagesTests {
                 let favorites = try await client.get("/library?list=favorites", cookie: cookie).text
                 #expect(favorites.contains("Move to Watched"))
                 _ = try await client.postForm("/library/movies/1001", [("favorite", "0"), ("watched", "1"), ("note", "")], cookie: cookie)
-                #expect(try await client.get("/library?list=favorites", cookie: cookie).text.contains("No favourites yet"))
+                #expect(try await client.get("/library?list=favorites", cookie: cookie).text.contains("No favorites yet"))
                 let watched = try await client.get("/library?list=watched", cookie: cookie).text
                 #expect(watched.contains("Middle Of The Year") && watched.contains("Move to Favorites"))
                 let confirm = try await client.get("/library/movies/1001/remove?return_to=/library?list=watched", cookie: cookie)

@@ -129,7 +129,7 @@ struct MoviesPagesTests {
                         #"href="https://itunes.apple.com/us/movie/middle-of-the-year/id1001?uo=4" target="_blank" rel="noopener noreferrer">More on iTunes</a>"#
                     ))
                 #expect(html.contains("/posters?seed=1001"))
-                #expect(html.contains("Bookmark") && html.contains("Add to Watched"))
+                #expect(html.contains("Favorite") && html.contains("Watched"))
             }
         }
     }

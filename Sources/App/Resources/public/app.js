@@ -28,19 +28,31 @@
     });
   }
 
-  function showRetry(message, retry) {
+  // The retry dialog. `retry` null: a failure that trying again cannot fix (a 404, an expired page,
+  // a refused value); the dialog then says what to do instead and offers no Retry (a Reload for an
+  // expired page).
+  function showRetry(message, retry, reload) {
     const dialog = document.getElementById("retry-dialog");
     if (!dialog) return;
     dialog.querySelector(".retry-text").textContent = message;
-    dialog.querySelector("[data-retry]").onclick = function () { dialog.close(); retry(); };
+    const again = dialog.querySelector("[data-retry]");
+    again.hidden = !retry && !reload;
+    again.textContent = retry ? "Retry" : "Reload page";
+    again.onclick = function () { dialog.close(); if (retry) retry(); else location.reload(); };
+    dialog.querySelector("[data-close]").textContent = retry || reload ? "Cancel" : "OK";
     dialog.showModal();
   }
 
-  function failure(result, retry) {
+  // Worth trying again: no answer at all, a server or upstream failure, a timeout, "too many".
+  function retryable(status) {
+    return !status || status >= 500 || status === 408 || status === 429;
+  }
+
+  function failure(result, retry, fallback) {
     const detail = result && result.json && result.json.detail;
-    if (result && result.status === 503) showRetry(detail || SAVE_FAILED, retry);
-    else if (result && result.status) showRetry(detail || SAVE_FAILED, retry);
-    else showRetry(FETCH_FAILED, retry);
+    if (!result || !result.status) { showRetry(FETCH_FAILED, retry); return; }
+    if (retryable(result.status)) { showRetry(detail || fallback || SAVE_FAILED, retry); return; }
+    showRetry(detail || "That can’t be done. Reload the page to see the latest.", null, result.status === 403);
   }
 
   function announce(text) {
@@ -154,6 +166,11 @@
     buttons.forEach(function (b) { b.disabled = true; });
     post(form.action, fields).then(function (result) {
       buttons.forEach(function (b) { b.disabled = false; });
+      // Un-marking Watched would remove a film that is not a favorite, with its note: ask first.
+      if (result.status === 409 && result.json && result.json.confirm === "unwatch") {
+        askThenRemove(container, form.action, fields.return_to, result.json.detail);
+        return;
+      }
       if (!result.ok) { failure(result, function () { libraryAction(form, submitter); }); return; }
       const state = result.json;
       if (removeCardIfOffList(container, state)) return;
@@ -179,7 +196,7 @@
     const retry = function () { showAction(form); };
     post(form.action, fields).then(function (result) {
       button.disabled = false;
-      if (!result.ok) { showRetry((result.json && result.json.detail) || SAVE_SHOW_FAILED, retry); return; }
+      if (!result.ok) { failure(result, retry, SAVE_SHOW_FAILED); return; }
       const link = document.createElement("a");
       link.className = "btn-show-action btn-delete-show js-remove";
       link.textContent = "Delete";
@@ -269,6 +286,22 @@
     }
   });
 
+  function askThenRemove(container, action, returnTo, message) {
+    const dialog = document.getElementById("confirm-dialog");
+    dialog.querySelector("h2").textContent = "Remove it and its note?";
+    dialog.querySelector("[data-confirm]").textContent = "Remove";
+    dialog.querySelector(".confirm-text").textContent = message;
+    const remove = function () {
+      post(action + "/remove", { return_to: returnTo || "" }).then(function (result) {
+        if (!result.ok) { failure(result, remove, SAVE_FAILED); return; }
+        // The film is out of the lists: off a list page, or shown unsaved where it stays (Movies, its page).
+        if (!removeCardIfOffList(container, result.json)) applyState(container, result.json);
+      }, function () { showRetry(FETCH_FAILED, remove); });
+    };
+    dialog.querySelector("[data-confirm]").onclick = function () { dialog.close(); remove(); };
+    dialog.showModal();
+  }
+
   function confirmRemove(link) {
     const container = cardOrDetail(link);
     const isShow = link.dataset.kind === "show";
@@ -278,7 +311,7 @@
     dialog.querySelector("[data-confirm]").textContent = isShow ? "Delete" : "Remove";
     dialog.querySelector(".confirm-text").textContent = isShow
       ? "“" + title + "” will be removed from your TV Favorites."
-      : "“" + title + "” will be removed from your favourites and watched lists, with its note.";
+      : "“" + title + "” will be removed from your favorites and watched lists, with its note.";
     dialog.querySelector("[data-confirm]").onclick = function () {
       dialog.close();
       doRemove(link, container);
@@ -291,8 +324,7 @@
     const retry = function () { doRemove(link, container); };
     post(link.dataset.action, { return_to: link.dataset.return || "" }).then(function (result) {
       if (!result.ok) {
-        if (isShow) showRetry((result.json && result.json.detail) || SAVE_SHOW_FAILED, retry);
-        else failure(result, retry);
+        failure(result, retry, isShow ? SAVE_SHOW_FAILED : SAVE_FAILED);
         return;
       }
       const onList = location.pathname === "/library" || location.pathname === "/shows/favorites";

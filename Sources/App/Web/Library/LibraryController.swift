@@ -67,6 +67,8 @@ struct LibraryController {
         var watched: String?
         var note: String?
         var return_to: String?
+        /// "1": un-marking Watched may remove the film and its note (the person was asked).
+        var confirm: String?
     }
 
     func change(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -82,6 +84,9 @@ struct LibraryController {
             )
         } catch {
             return try renderer.unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
+        }
+        if form.confirm != "1", let asked = try await askBeforeLosingNote(id, change, context, wantsJSON: wantsJSON, returnTo: returnTo) {
+            return asked
         }
         var cookie: Cookie?
         let outcome = await actions.saveMovie(id, change: change, profile: context.profileID) {
@@ -105,6 +110,26 @@ struct LibraryController {
             : .redirect(to: justWatched ? Route.note(id, returnTo: returnTo) : returnTo, type: .normal)
         if let cookie { response.setCookie(cookie) }
         return response
+    }
+
+    /// Un-marking Watched on a film that is not a favorite removes it, and its note with it: the
+    /// person is asked first (the confirm page, or a 409 app.js turns into the confirm dialog).
+    /// Nil when nothing would be lost.
+    private func askBeforeLosingNote(
+        _ id: Int, _ change: LibraryChange, _ context: AppRequestContext, wantsJSON: Bool, returnTo: String
+    ) async throws -> Response? {
+        guard change.watched == false, change.favorite != true, change.note == nil,
+            let item = try await library.item(profile: context.profileID, movieID: id),
+            item.watched, !item.favorite, let note = item.note, !note.isEmpty
+        else { return nil }
+        let page = ConfirmRemovePage(title: item.title, actionURL: Route.removeMovie.link(id), returnTo: returnTo, unwatching: true)
+        guard wantsJSON else { return try renderer.response(page) }
+        struct Question: Encodable {
+            let type = "about:blank", title = "Confirm", status = 409
+            let detail: String
+            let confirm = "unwatch"
+        }
+        return try JSONAnswer.ok(Question(detail: page.message), status: .conflict)
     }
 
     func confirmRemove(_ request: Request, _ context: AppRequestContext) async throws -> Response {

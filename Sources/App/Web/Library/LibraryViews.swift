@@ -27,13 +27,23 @@ struct ConfirmRemovePage: Page {
     let actionURL: String
     let returnTo: String
     let isShow: Bool
+    let heading: String
+    let message: String
 
-    init(title: String, actionURL: String, returnTo: String, kindLabel: String = "film") {
+    /// `unwatching`: asked because un-marking Watched would remove the film, which is not a favorite, with its note.
+    init(title: String, actionURL: String, returnTo: String, kindLabel: String = "film", unwatching: Bool = false) {
         isShow = kindLabel != "film"
         chrome = Chrome(isShow ? "Delete \(title)?" : "Remove \(title)?", tab: isShow ? .shows : .library)
         self.title = title
         self.actionURL = actionURL
         self.returnTo = returnTo
+        heading = isShow ? "Delete this TV show?" : (unwatching ? "Remove it and its note?" : "Remove from My Lists?")
+        message =
+            isShow
+            ? "“\(title)” will be removed from your TV Favorites."
+            : unwatching
+                ? "“\(title)” isn’t a favorite, so un-marking Watched removes it from My Lists, with your note. Keep it by marking it as a favorite instead."
+                : "“\(title)” will be removed from your favorites and watched lists, with its note."
     }
 }
 
@@ -86,9 +96,9 @@ struct MyListsPage: Page {
         total = page.total
         emptyMessage =
             switch list {
-            case .favorites: "No favourites yet. Tap Favorite on any film in Movies to keep it here."
+            case .favorites: "No favorites yet. Tap Favorite on any film in Movies to keep it here."
             case .watched: "Nothing marked as watched yet. Tap Watched on a film you’ve seen — you can add a note to it."
-            case .all: "Your lists are empty. Browse Movies and tap Favorite or Watched to start your collection."
+            case .all: "Your lists are empty. Browse Movies and tap Favorite or Watched to start your lists."
             }
         previousURL = page.page > 1 ? Route.libraryList(list, page: page.page - 1, kind: kind) : nil
         nextURL = page.page < page.pageCount ? Route.libraryList(list, page: page.page + 1, kind: kind) : nil

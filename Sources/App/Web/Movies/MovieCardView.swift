@@ -15,6 +15,8 @@ struct MovieCardView {
     let removeURL: String
     /// My Lists only: which move buttons to show.
     let inList: Bool
+    /// The Favorite and Watched toggles: on the Movies grid and in All saved (where a card may be either or both).
+    let showToggles: Bool
     let canMoveToWatched: Bool
     let canMoveToFavorites: Bool
 
@@ -50,6 +52,7 @@ struct MovieCardView {
         self.noteURL = Route.note(id, returnTo: returnTo)
         self.removeURL = Route.removeMovieConfirmation(id, returnTo: returnTo)
         self.inList = list != nil
+        self.showToggles = list == nil || list == .all
         self.canMoveToWatched = list == .favorites
         self.canMoveToFavorites = list == .watched
     }
@@ -71,6 +74,7 @@ extension MovieCardView: MustacheParent {
         case "noteURL": noteURL
         case "removeURL": removeURL
         case "inList": inList
+        case "showToggles": showToggles
         case "canMoveToWatched": canMoveToWatched
         case "canMoveToFavorites": canMoveToFavorites
         case "favoriteLabel": favoriteLabel

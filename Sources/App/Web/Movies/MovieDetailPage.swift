@@ -29,7 +29,7 @@ struct MovieDetailPage: Page {
     let watchedLabel: String
 
     init(movie: Movie, source: CatalogSource, saved: LibraryItem?, offers: OfferService.TitleOffers) {
-        chrome = Chrome(movie.title, tab: .movies, notice: Formats.sourceNotice(source))
+        chrome = Chrome(movie.title, tab: .movies, notice: Formats.sourceNotice(source), retryURL: Route.movie.link(movie.id))
         film = FilmFields(id: movie.id, title: movie.title, artworkURL: movie.artworkURL, saved: saved)
         year = movie.year.map(String.init)
         genre = movie.genre
@@ -43,8 +43,8 @@ struct MovieDetailPage: Page {
         storeURL = movie.storeURL
         previewURL = ITunesPreview.playable(movie.previewURL)
         returnTo = Route.movie.link(movie.id)
-        favoriteLabel = film.favorite ? "Bookmarked ✓" : "Bookmark"
-        watchedLabel = film.watched ? "Watched ✓" : "Add to Watched"
+        favoriteLabel = film.favorite ? "Favorite ✓" : "Favorite"
+        watchedLabel = film.watched ? "Watched ✓" : "Watched"
         inLibrary = saved != nil
         note = saved?.note
         noteURL = Route.note(movie.id, returnTo: Route.movie.link(movie.id))

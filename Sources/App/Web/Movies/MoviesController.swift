@@ -72,7 +72,8 @@ struct MoviesController {
             let page = MovieDetailPage(movie: movie, source: source, saved: saved, offers: offers)
             return try renderer.response(page)
         case .notFound:
-            return try ErrorPages.notFound(renderer, "We couldn’t find a film with the id \(id) on iTunes.")
+            return try ErrorPages.notFound(
+                renderer, "We couldn’t find a film with the id \(id) on iTunes: it may have been removed. Search for it by name, or browse Movies.")
         case .unavailable:
             return try ErrorPages.fetchFailed(renderer, retryURL: Route.movie.link(id))
         }

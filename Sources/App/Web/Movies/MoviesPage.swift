@@ -31,7 +31,8 @@ struct MoviesPage: Page {
 
     init(year: Int, currentYear: Int, cards: [MovieCardView], source: CatalogSource?, error: String? = nil) {
         chrome = Chrome(
-            error == nil ? "Movies of \(year)" : "Movies", tab: .movies, notice: source.flatMap { Formats.sourceNotice($0) }
+            error == nil ? "Movies of \(year)" : "Movies", tab: .movies, notice: source.flatMap { Formats.sourceNotice($0) },
+            retryURL: Route.moviesOf(year: year)
         )
         self.year = year
         years = (MovieCatalog.firstYear...MovieCatalog.latestYear(current: currentYear)).reversed().map {

@@ -81,7 +81,8 @@ struct SearchController {
         let showStates = try await library.states(profile: profile, movieIDs: result.shows.map(\.id), kind: .show)
         let best = result.bestMatch.map { BestMatchView(movie: $0, details: result.omdb?.details, saved: movieStates[$0.id], returnTo: returnTo) }
         let page = SearchPage(
-            query: result.query, messages: messages, source: result.source, bestHeading: best == nil ? nil : "Best match",
+            query: result.query, messages: messages, source: result.source, showSource: result.showSource,
+            bestHeading: best == nil ? nil : "Best match",
             best: best,
             otherCards: result.otherMovies.map { MovieCardView(movie: $0, state: movieStates[$0.id], returnTo: returnTo) },
             showCards: result.shows.map { ShowCardView(show: $0, saved: showStates[$0.id] != nil, returnTo: returnTo) },

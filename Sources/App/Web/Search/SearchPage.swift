@@ -61,7 +61,7 @@ struct BestMatchView {
         storeURL = movie.storeURL
         collectionValue = film.favoriteValue
         collectionLabel = film.favorite ? SearchPage.inCollection : SearchPage.addToCollection
-        watchedLabel = film.watched ? "Watched ✓" : "Add to Watched"
+        watchedLabel = film.watched ? "Watched ✓" : "Watched"
         self.returnTo = returnTo
         collectionReturnTo = Route.searchDone(returnTo, film.favorite ? SearchPage.doneRemoved : SearchPage.doneAdded)
     }
@@ -70,12 +70,12 @@ struct BestMatchView {
 struct SearchPage: Page {
     static let template = "search/search"
 
-    static let addToCollection = "Add to collection"
-    static let inCollection = "In your collection ✓"
+    static let addToCollection = "Favorite"
+    static let inCollection = "Favorite ✓"
     static let doneAdded = "added"
     static let doneRemoved = "removed"
-    static let added = "Added to your collection"
-    static let removed = "Removed from your collection"
+    static let added = "Added to your Favorites"
+    static let removed = "Removed from your Favorites"
     static let welcome =
         "Type the title of a film or TV show above. The best match is shown in full — poster, director, plot — with the other films and shows that match. Your last search stays here for next time, even offline."
     static let offlineNoSearch =
@@ -97,12 +97,14 @@ struct SearchPage: Page {
     private(set) var hasHistory = false
 
     init(
-        query: String, messages: [SearchMessage], source: CatalogSource? = nil, bestHeading: String? = nil, best: BestMatchView? = nil,
-        otherCards: [MovieCardView] = [], showCards: [ShowCardView] = [], flash: String? = nil
+        query: String, messages: [SearchMessage], source: CatalogSource? = nil, showSource: CatalogSource? = nil, bestHeading: String? = nil,
+        best: BestMatchView? = nil, otherCards: [MovieCardView] = [], showCards: [ShowCardView] = [], flash: String? = nil
     ) {
+        // iTunes' fallback first; when only TVMaze fell back, the shows part says so.
+        let notice = source.flatMap { Formats.sourceNotice($0) } ?? showSource.flatMap { Formats.sourceNotice($0, provider: "TVMaze") }
         chrome = Chrome(
-            query.isEmpty ? "Search" : "“\(query.prefix(60))” — Search", tab: .search, notice: source.flatMap { Formats.sourceNotice($0) },
-            tvCredit: !showCards.isEmpty)
+            query.isEmpty ? "Search" : "“\(query.prefix(60))” — Search", tab: .search, notice: notice,
+            retryURL: query.isEmpty ? nil : Route.searchFor(query), tvCredit: !showCards.isEmpty)
         self.query = query
         self.messages = messages
         self.bestHeading = bestHeading

@@ -11,15 +11,18 @@ struct Chrome {
     var isShows = false
     var isLibrary = false
     var notice: String?
+    /// The page's own address, offered as Retry beside a notice that it is a fallback (stale or built-in data).
+    var noticeRetryURL: String?
     /// A class on <body>: the show detail page has its own header colour.
     var bodyClass: String?
     /// TVMaze's data is CC BY-SA: TV pages credit it.
     var tvCredit: Bool
     let paths = NavPaths()
 
-    init(_ title: String, tab: Tab?, notice: String? = nil, bodyClass: String? = nil, tvCredit: Bool = false) {
+    init(_ title: String, tab: Tab?, notice: String? = nil, retryURL: String? = nil, bodyClass: String? = nil, tvCredit: Bool = false) {
         pageTitle = title
         self.notice = notice
+        noticeRetryURL = notice == nil ? nil : retryURL
         self.bodyClass = bodyClass
         self.tvCredit = tvCredit
         switch tab {

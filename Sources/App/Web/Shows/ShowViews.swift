@@ -21,7 +21,7 @@ struct ShowsPage: Page {
     init(cards: [ShowCardView], source: CatalogSource, query: String?, page: Int?, isEnd: Bool) {
         chrome = Chrome(
             query.map { "TV shows matching “\($0)”" } ?? "TV Shows", tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"),
-            tvCredit: true)
+            retryURL: query.map(Route.showSearch) ?? Route.showsPage(page ?? 1), tvCredit: true)
         groups = SponsoredSlots.groups(cards)
         hasCards = !cards.isEmpty
         self.query = query
@@ -30,7 +30,8 @@ struct ShowsPage: Page {
             query != nil
             ? "No TV show matches that name. Check the spelling or try fewer words."
             : (source == .offlineCatalogue
-                ? "TVMaze can’t be reached, and the built-in catalogue has only one page." : "You’ve reached the end of TVMaze’s index.")
+                ? "TVMaze can’t be reached, and the built-in catalogue has only its first page. Retry, or go back to page 1."
+                : "You’ve reached the end of TVMaze’s index.")
         previousURL = page.flatMap { $0 > 1 ? Route.showsPage($0 - 1) : nil }
         nextURL = page.flatMap { isEnd ? nil : Route.showsPage($0 + 1) }
         pageText = page.map { "Page \($0)" }
@@ -88,7 +89,9 @@ struct ShowDetailPage: Page {
     let offers: TitleOffersView
 
     init(show: Show, source: CatalogSource, saved: Bool, offers: OfferService.TitleOffers) {
-        chrome = Chrome(show.name, tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), bodyClass: "show-detail", tvCredit: true)
+        chrome = Chrome(
+            show.name, tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), retryURL: Route.show.link(show.id),
+            bodyClass: "show-detail", tvCredit: true)
         id = show.id
         name = show.name
         posterURL = Route.posterImage(source: show.imageOriginal ?? show.imageMedium, seed: show.id, title: show.name)

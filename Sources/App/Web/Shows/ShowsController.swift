@@ -80,7 +80,7 @@ struct ShowsController {
             let offers = await offers.forTitle(OfferContext(show: show), visitor: context.visitor)
             return try renderer.response(ShowDetailPage(show: show, source: source, saved: saved, offers: offers))
         case .notFound:
-            return try ErrorPages.notFound(renderer, "TVMaze has no show with the id \(id).")
+            return try ErrorPages.notFound(renderer, "TVMaze has no show with the id \(id). Search TV Shows by name, or browse the index.")
         case .unavailable:
             return try ErrorPages.fetchFailed(renderer, retryURL: Route.show.link(id))
         }
@@ -123,7 +123,7 @@ struct ShowsController {
         let id = try showID(context)
         let returnTo = Route.safeReturnPath(request.uri.queryParameters["return_to"].map(String.init), fallback: Route.showFavorites.path)
         guard let item = try await library.item(profile: context.profileID, movieID: id, kind: .show) else {
-            return try ErrorPages.notFound(renderer, "This show isn’t in your favourites.")
+            return try ErrorPages.notFound(renderer, "This show isn’t in your favorites.")
         }
         let page = ConfirmRemovePage(title: item.title, actionURL: Route.removeShow.link(id), returnTo: returnTo, kindLabel: "TV show")
         return try renderer.response(page)
