@@ -88,7 +88,9 @@ struct SearchController {
             showCards: result.shows.map { ShowCardView(show: $0, saved: showStates[$0.id] != nil, returnTo: returnTo) },
             flash: best.flatMap { Self.flash($0, done: done) }
         ).withHistory(history, returnTo: returnTo)
-        let listing = ListingContext(movies: result.movies, shows: result.shows, kind: nil, key: nil, name: "search")
+        let listing = ListingContext(
+            movies: result.movies, shows: result.shows, kind: nil,
+            key: "search|\(result.query)|\(result.source.identity)|\(result.showSource.identity)", name: "search")
         var response = try await renderer.listingResponse(page, listing: listing, offers: offers, visitor: context.visitor)
         if let cookie { response.setCookie(cookie) }
         return response
