@@ -62,6 +62,43 @@
     flash.hidden = false;
   }
 
+  // What just happened, for screen readers (the layout's polite live region). Emptied first, so the
+  // same words twice are still read.
+  function say(text) {
+    const live = document.getElementById("live-region");
+    if (!live || !text) return;
+    live.textContent = "";
+    setTimeout(function () { live.textContent = text; }, 50);
+  }
+
+  // A control busy with its request stays focused (a disabled button would drop focus to <body>):
+  // it is marked aria-disabled and its form ignores presses until the answer.
+  function setBusy(form, controls, on) {
+    if (on) form.dataset.busy = "1"; else delete form.dataset.busy;
+    controls.forEach(function (c) { if (on) c.setAttribute("aria-disabled", "true"); else c.removeAttribute("aria-disabled"); });
+  }
+
+  // Where focus goes when a card leaves the page: the next card's first control, else the previous
+  // card's, else the page's heading.
+  function focusAfterLeaving(card) {
+    const cards = Array.prototype.slice.call(document.querySelectorAll(".grid .card:not(.sponsored-card)"));
+    const at = cards.indexOf(card);
+    const next = cards[at + 1] || cards[at - 1];
+    return function () {
+      // Only when focus was on the card (or already lost): never pull it from where the person moved it.
+      const active = document.activeElement;
+      if (active && active !== document.body && document.body.contains(active)) return;
+      const target = next && document.body.contains(next) ? next.querySelector("button, a.js-remove, a.card-link") : document.querySelector("main h1");
+      if (!target) return;
+      if (target.tagName === "H1") target.setAttribute("tabindex", "-1");
+      target.focus();
+    };
+  }
+
+  function titleOf(container) {
+    return (container && container.dataset.title) || "This title";
+  }
+
   function setToggle(button, on, labels) {
     if (!button) return;
     button.classList.toggle("is-on", on);
@@ -97,6 +134,7 @@
   // Takes a card off a My Lists page and keeps the count line and the empty state true.
   function dropCard(card) {
     const grid = card.closest(".grid");
+    const refocus = focusAfterLeaving(card);
     card.remove();
     const count = document.querySelector(".count[data-total]");
     if (count) {
@@ -113,6 +151,7 @@
       grid.replaceWith(empty);
       if (count) count.remove();
     }
+    refocus();
   }
 
   function removeCardIfOffList(card, state) {
@@ -131,6 +170,8 @@
     form.action = action;
     form.querySelector("[name=return_to]").value = returnTo || location.pathname + location.search;
     dialog.querySelector(".note-film").textContent = title || "";
+    // "Edit note" opens the same dialog: its title says which it is.
+    dialog.querySelector("#note-dialog-title").textContent = note ? "Edit your note" : "Add a note";
     text.value = note || "";
     error.hidden = true;
     updateCounter(dialog);
@@ -162,10 +203,11 @@
     const fields = {};
     new FormData(form).forEach(function (value, key) { fields[key] = value; });
     if (submitter && submitter.name) fields[submitter.name] = submitter.value;
-    const buttons = form.querySelectorAll("button");
-    buttons.forEach(function (b) { b.disabled = true; });
+    const buttons = Array.prototype.slice.call(form.querySelectorAll("button"));
+    if (form.dataset.busy) return;
+    setBusy(form, buttons, true);
     post(form.action, fields).then(function (result) {
-      buttons.forEach(function (b) { b.disabled = false; });
+      setBusy(form, buttons, false);
       // Un-marking Watched would remove a film that is not a favorite, with its note: ask first.
       if (result.status === 409 && result.json && result.json.confirm === "unwatch") {
         askThenRemove(container, form.action, fields.return_to, result.json.detail);
@@ -173,29 +215,42 @@
       }
       if (!result.ok) { failure(result, function () { libraryAction(form, submitter); }); return; }
       const state = result.json;
+      say(changeSaid(titleOf(container), fields, state));
       if (removeCardIfOffList(container, state)) return;
       applyState(container, state);
-      // The Search screen's collection button says what happened.
+      // The Search screen's Favorite button says what happened.
       if (form.dataset.added && fields.favorite !== undefined) announce(state.favorite ? form.dataset.added : form.dataset.removed);
       if (state.offerNote) {
         openNoteDialog(form.action, fields.return_to, container.dataset.title, state.note);
       }
     }, function () {
-      buttons.forEach(function (b) { b.disabled = false; });
+      setBusy(form, buttons, false);
       failure(null, function () { libraryAction(form, submitter); });
     });
+  }
+
+  // "Dune: added to Favorites", "Dune: moved to Watched", "Dune: removed from My Lists"…
+  function changeSaid(title, fields, state) {
+    if (!state.inLibrary) return title + ": removed from My Lists.";
+    if (fields.favorite !== undefined && fields.watched !== undefined) {
+      return title + (state.watched ? ": moved to Watched." : ": moved to Favorites.");
+    }
+    if (fields.favorite !== undefined) return title + (state.favorite ? ": added to Favorites." : ": removed from Favorites.");
+    if (fields.watched !== undefined) return title + (state.watched ? ": marked as watched." : ": no longer marked as watched.");
+    return title + ": saved.";
   }
 
   // The single action of a TV show: saving turns the green Favorite into a red Delete in place.
   function showAction(form) {
     const button = form.querySelector("button");
-    button.disabled = true;
+    if (form.dataset.busy) return;
+    setBusy(form, [button], true);
     const fields = {};
     new FormData(form).forEach(function (value, key) { fields[key] = value; });
     fields.favorite = "1";
     const retry = function () { showAction(form); };
     post(form.action, fields).then(function (result) {
-      button.disabled = false;
+      setBusy(form, [button], false);
       if (!result.ok) { failure(result, retry, SAVE_SHOW_FAILED); return; }
       const link = document.createElement("a");
       link.className = "btn-show-action btn-delete-show js-remove";
@@ -204,8 +259,14 @@
       link.dataset.action = form.action + "/remove";
       link.dataset.return = fields.return_to || "";
       link.dataset.kind = "show";
+      link.setAttribute("role", "button");
+      const card = form.closest(".card");
+      if (card && card.dataset.title) link.setAttribute("aria-label", "Delete " + card.dataset.title);
+      const hadFocus = document.activeElement === button;
       form.replaceWith(link);
-    }, function () { button.disabled = false; showRetry(FETCH_FAILED, retry); });
+      if (hadFocus) link.focus();
+      say(titleOf(cardOrDetail(link)) + ": added to TV Favorites.");
+    }, function () { setBusy(form, [button], false); showRetry(FETCH_FAILED, retry); });
   }
 
   function showFavoriteForm(link) {
@@ -225,6 +286,8 @@
     button.className = "btn-show-action btn-favorite-show";
     button.name = "favorite";
     button.value = "1";
+    const card = link.closest(".card");
+    if (card && card.dataset.title) button.setAttribute("aria-label", "Favorite " + card.dataset.title);
     button.textContent = "Favorite";
     form.append(token, input, button);
     return form;
@@ -247,6 +310,7 @@
         const detailText = document.getElementById("note-text");
         if (detailText && state) detailText.value = state.note || "";
         if (card) refreshCardNote(card, state);
+        say(state && state.note ? "Note saved." : "Note removed.");
       });
     }
   });
@@ -294,6 +358,7 @@
     const remove = function () {
       post(action + "/remove", { return_to: returnTo || "" }).then(function (result) {
         if (!result.ok) { failure(result, remove, SAVE_FAILED); return; }
+        say(titleOf(container) + ": removed from My Lists, with its note.");
         // The film is out of the lists: off a list page, or shown unsaved where it stays (Movies, its page).
         if (!removeCardIfOffList(container, result.json)) applyState(container, result.json);
       }, function () { showRetry(FETCH_FAILED, remove); });
@@ -301,6 +366,15 @@
     dialog.querySelector("[data-confirm]").onclick = function () { dialog.close(); remove(); };
     dialog.showModal();
   }
+
+  // Links that open a dialog act as buttons once this script runs: announced as buttons, and Space presses them.
+  document.querySelectorAll(".js-remove, .js-edit-note").forEach(function (link) { link.setAttribute("role", "button"); });
+  document.addEventListener("keydown", function (event) {
+    const link = event.target;
+    if (event.key !== " " || !(link instanceof HTMLAnchorElement) || link.getAttribute("role") !== "button") return;
+    event.preventDefault();
+    link.click();
+  });
 
   function confirmRemove(link) {
     const container = cardOrDetail(link);
@@ -328,8 +402,14 @@
         return;
       }
       const onList = location.pathname === "/library" || location.pathname === "/shows/favorites";
+      say(titleOf(container) + (isShow ? ": deleted from TV Favorites." : ": removed from My Lists."));
       if (container && container.classList.contains("card") && onList) dropCard(container);
-      else if (isShow) link.replaceWith(showFavoriteForm(link));
+      else if (isShow) {
+        // The Favorite button takes the Delete link's place, and its focus.
+        const form = showFavoriteForm(link);
+        link.replaceWith(form);
+        form.querySelector("button").focus();
+      }
       else if (container && container.classList.contains("card")) dropCard(container);
       else location.reload();
     }, function () { showRetry(FETCH_FAILED, retry); });
@@ -340,7 +420,21 @@
     if (dialog && event.target.tagName === "TEXTAREA") updateCounter(dialog);
   });
 
+  // The year picker loads the chosen year when it is picked with a pointer. From the keyboard,
+  // arrow keys only move through the years (WCAG 3.2.2: no change of context on input); Enter or
+  // the Show button loads the year.
+  let keyedSelect = null;
+  document.addEventListener("keydown", function (event) {
+    const select = event.target;
+    if (!(select instanceof HTMLSelectElement) || !select.classList.contains("js-autosubmit")) return;
+    keyedSelect = select;
+    if (event.key === "Enter") { event.preventDefault(); select.form.submit(); }
+  });
+  document.addEventListener("pointerdown", function () { keyedSelect = null; });
   document.addEventListener("change", function (event) {
-    if (event.target.classList && event.target.classList.contains("js-autosubmit")) event.target.form.submit();
+    const select = event.target;
+    if (!select.classList || !select.classList.contains("js-autosubmit")) return;
+    if (keyedSelect === select) return;
+    select.form.submit();
   });
 })();

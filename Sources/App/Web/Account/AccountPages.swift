@@ -26,7 +26,7 @@ struct CredentialsPage: Page {
     init(mode: Mode, next: String, username: String, remember: Bool = false, errors: [String: String]) {
         isSignUp = mode == .signUp
         heading = isSignUp ? "Create your account" : "Sign in"
-        chrome = Chrome(heading, tab: .library)
+        chrome = Chrome(heading, tab: .account)
         action = isSignUp ? Route.signUp.path : Route.signIn.path
         submitLabel = isSignUp ? "Create account" : "Sign in"
         otherURL = (isSignUp ? Route.signIn.path : Route.signUp.path) + "?next=\(Route.query(next))"
@@ -63,7 +63,7 @@ struct AccountPage: Page {
         let revokeURL: String
     }
 
-    let chrome = Chrome("Your account", tab: .library)
+    let chrome = Chrome("Your account", tab: .account)
     let username: String
     let isAdmin: Bool
     let sessions: [SessionRow]
@@ -113,7 +113,7 @@ struct AccountPage: Page {
 struct DeleteAccountPage: Page {
     static let template = "account/delete"
 
-    let chrome = Chrome("Delete your account", tab: .library)
+    let chrome = Chrome("Delete your account", tab: .account)
     let username: String
     let error: String?
     let action = Route.deleteAccount.path

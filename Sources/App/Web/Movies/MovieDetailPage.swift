@@ -66,7 +66,8 @@ struct NotePage: Page {
     let limit = LibraryService.noteLimit
 
     init(id: Int, title: String, note: String, returnTo: String, error: String?) {
-        chrome = Chrome("Note for \(title)", tab: .library)
+        // The tab of the page the note was opened from (Movies, My Lists…).
+        chrome = Chrome("Note for \(title)", tab: Route.tab(of: returnTo))
         self.id = id
         self.title = title
         self.note = note

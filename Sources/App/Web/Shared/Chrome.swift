@@ -3,13 +3,14 @@ import Hummingbird
 
 /// The frame around every page: title, the active tab, and an optional banner.
 struct Chrome {
-    enum Tab { case movies, search, shows, library }
+    enum Tab { case movies, search, shows, library, account }
 
     var pageTitle: String
     var isMovies = false
     var isSearch = false
     var isShows = false
     var isLibrary = false
+    var isAccount = false
     var notice: String?
     /// The page's own address, offered as Retry beside a notice that it is a fallback (stale or built-in data).
     var noticeRetryURL: String?
@@ -30,6 +31,7 @@ struct Chrome {
         case .search: isSearch = true
         case .shows: isShows = true
         case .library: isLibrary = true
+        case .account: isAccount = true
         case nil: break
         }
     }

@@ -24,7 +24,7 @@ struct MessagePage: Page {
             case .shows: "Back to TV Shows"
             case .library: "Back to My Lists"
             case .movies: "Back to Movies"
-            case .search, nil: "Go back"
+            case .search, .account, nil: "Go back"
             }
     }
 }
