@@ -215,11 +215,12 @@
       }
       if (!result.ok) { failure(result, function () { libraryAction(form, submitter); }); return; }
       const state = result.json;
-      say(changeSaid(titleOf(container), fields, state));
+      // The Search screen's Favorite button says what happened in its own status line; elsewhere the live region does.
+      const flashed = form.dataset.added && fields.favorite !== undefined;
+      if (!flashed) say(changeSaid(titleOf(container), fields, state));
       if (removeCardIfOffList(container, state)) return;
       applyState(container, state);
-      // The Search screen's Favorite button says what happened.
-      if (form.dataset.added && fields.favorite !== undefined) announce(state.favorite ? form.dataset.added : form.dataset.removed);
+      if (flashed) announce(state.favorite ? form.dataset.added : form.dataset.removed);
       if (state.offerNote) {
         openNoteDialog(form.action, fields.return_to, container.dataset.title, state.note);
       }

@@ -52,9 +52,7 @@ struct LibraryController {
                 let result = try await library.list(profile: profile, list: list, page: page, kind: kind)
                 let html = try renderer.html(MyListsPage(list: list, kind: kind, page: result))
                 // Keyed by the page and its version: its sponsored cards are ranked once, not per request.
-                let listing = ListingContext(
-                    titles: result.items.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: kind, key: "my-lists|\(key)|\(version)",
-                    name: "my-lists")
+                let listing = ListingContext(items: result.items, kind: kind, key: "my-lists|\(key)|\(version)", name: "my-lists")
                 return .success(pages.put(key, version: version, html: html, listing: listing))
             } catch {
                 return .failure(error)

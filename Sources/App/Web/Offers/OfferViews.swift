@@ -94,6 +94,11 @@ extension OfferContext {
 extension ListingContext {
     /// A page of films, of shows, or of both (`kind` nil: any offer may fit). `key`: the page and
     /// catalogue answer the titles came from (see `ListingContext.key`).
+    /// A page of a person's saved titles (My Lists, TV Favorites), from their snapshots.
+    init(items: [LibraryItem], kind: MediaKind?, key: String?, name: String) {
+        self.init(titles: items.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: kind, key: key, name: name)
+    }
+
     /// `name`: the listing as shops are told it (`ps_listing`).
     init(movies: [Movie] = [], shows: [Show] = [], kind: MediaKind?, key: String?, name: String) {
         let titles = movies.map { ($0.title, $0.genre.map { [$0] } ?? []) } + shows.map { ($0.name, $0.genres) }

@@ -65,12 +65,11 @@ struct ShowsController {
         guard let page = Int(pageText), page >= 1, page <= 100_000 else {
             return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Route.showFavorites.path)
         }
-        let version = context.profileID.map { library.versions.current($0) }
+        // The sponsored cards' ranking key: the page and its version, read before the query as My Lists does.
+        let rankingKey = context.profileID.map { "tv-favorites|\($0)|\(page)|\(library.versions.current($0))" }
         let result = try await library.list(profile: context.profileID, list: .favorites, page: page, kind: .show)
         let cards = result.items.map { ShowCardView(item: $0, returnTo: Route.showFavorites.path) }
-        let listing = ListingContext(
-            titles: result.items.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: .show,
-            key: version.map { "tv-favorites|\(context.profileID?.uuidString ?? "")|\(page)|\($0)" }, name: "tv-favorites")
+        let listing = ListingContext(items: result.items, kind: .show, key: rankingKey, name: "tv-favorites")
         return try await renderer.listingResponse(
             ShowFavoritesPage(cards: cards, page: result), listing: listing, offers: offers, visitor: context.visitor)
     }
