@@ -85,9 +85,19 @@ public final class AccountService: Sendable {
     }
 
     /// The normalised username, when it and the password follow the rules.
+    /// Both fields are checked, so a form can say everything that is wrong at once.
     static func validated(username raw: String, password: String) throws(Failure) -> String {
-        let username = try normalisedUsername(raw).get()
-        if let problem = PasswordPolicy.problem(password, username: username) { throw .invalid(["password": problem]) }
+        var problems: [String: String] = [:]
+        let username: String?
+        switch normalisedUsername(raw) {
+        case .success(let name): username = name
+        case .failure(let failure):
+            username = nil
+            if case .invalid(let fields) = failure { problems.merge(fields) { first, _ in first } }
+        }
+        let nameForPassword = username ?? raw.trimmingCharacters(in: .whitespaces).lowercased()
+        if let problem = PasswordPolicy.problem(password, username: nameForPassword) { problems["password"] = problem }
+        guard let username, problems.isEmpty else { throw .invalid(problems) }
         return username
     }
 

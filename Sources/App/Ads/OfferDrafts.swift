@@ -37,11 +37,6 @@ public struct ValidationFailure: Error, Sendable {
     public var summary: String {
         problems.sorted { $0.key < $1.key }.map(\.value).joined(separator: " ")
     }
-
-    /// Above a form: "Please fix these 3: …".
-    var formSummary: String {
-        "Please fix \(problems.count == 1 ? "this" : "these \(problems.count)"): \(summary)"
-    }
 }
 
 /// An uploaded logo or product image, checked by its first bytes (not its claimed type).

@@ -164,6 +164,12 @@ extension Route {
     static func removeShowConfirmation(_ id: Int, returnTo: String) -> String { confirmRemoveShow.link(id, query: ["return_to": returnTo]) }
     static func note(_ id: Int, returnTo: String) -> String { movieNote.link(id, query: ["return_to": returnTo]) }
 
+    /// A card's element id (`movie-7`, `show-7`). A no-JavaScript change returns to its page at
+    /// that card (`back(to:at:)`), not at the top of a long list.
+    static func cardAnchor(movie id: Int) -> String { "movie-\(id)" }
+    static func cardAnchor(show id: Int) -> String { "show-\(id)" }
+    static func back(to returnTo: String, at anchor: String) -> String { returnTo.contains("#") ? returnTo : "\(returnTo)#\(anchor)" }
+
     static func libraryList(_ list: LibraryList, page: Int = 1, kind: MediaKind? = nil) -> String {
         library.link(query: ["list": list.rawValue, "kind": kind?.rawValue, "page": page > 1 ? "\(page)" : nil])
     }

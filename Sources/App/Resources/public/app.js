@@ -55,11 +55,22 @@
     showRetry(detail || "That can’t be done. Reload the page to see the latest.", null, result.status === 403);
   }
 
+  // Search's status line sits at the top of the page. When it is out of sight (a phone scrolled
+  // down to the button), it floats above the tab bar for a few seconds, then goes back.
+  let flashTimer = null;
   function announce(text) {
     const flash = document.querySelector(".flash");
     if (!flash) return;
     flash.textContent = text;
     flash.hidden = false;
+    flash.classList.remove("is-toast");
+    const box = flash.getBoundingClientRect();
+    const bar = document.querySelector(".topbar");
+    const top = bar ? bar.getBoundingClientRect().bottom : 0;
+    if (box.top >= top && box.bottom <= window.innerHeight) return;
+    flash.classList.add("is-toast");
+    clearTimeout(flashTimer);
+    flashTimer = setTimeout(function () { flash.classList.remove("is-toast"); }, 6000);
   }
 
   // What just happened, for screen readers (the layout's polite live region). Emptied first, so the
@@ -437,5 +448,14 @@
     if (!select.classList || !select.classList.contains("js-autosubmit")) return;
     if (keyedSelect === select) return;
     select.form.submit();
+  });
+
+  // Moments (`<time data-local>`) come written in UTC; show them in this browser's time zone.
+  const localMoment = new Intl.DateTimeFormat(undefined, {
+    day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+  });
+  document.querySelectorAll("time[data-local]").forEach(function (time) {
+    const date = new Date(time.getAttribute("datetime"));
+    if (!isNaN(date)) time.textContent = localMoment.format(date);
   });
 })();

@@ -109,7 +109,7 @@ extension AccountController {
                 return try await deletePage(context, error: failure.description)
             }
         }
-        var response = Response.redirect(to: Route.home.path, type: .normal)
+        var response = Response.redirect(to: Route.signIn.link(query: ["done": "deleted"]), type: .normal)
         response.setCookie(context.cookies.clearedSession)
         return response
     }

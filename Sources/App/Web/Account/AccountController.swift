@@ -10,7 +10,9 @@ struct AccountController {
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.signUpForm) { request, _ in try credentialsPage(.signUp, next: nextPath(request)) }
-        router.on(Route.signInForm) { request, _ in try credentialsPage(.signIn, next: nextPath(request)) }
+        router.on(Route.signInForm) { request, _ in
+            try credentialsPage(.signIn, next: nextPath(request), notice: CredentialsPage.notice(request.uri.queryParameters["done"]))
+        }
         router.on(Route.signUp) { request, context in try await submit(.signUp, request, context) }
         router.on(Route.signIn) { request, context in try await submit(.signIn, request, context) }
         router.on(Route.signOut) { _, context in try await signOut(context) }
@@ -58,9 +60,10 @@ struct AccountController {
 
     func credentialsPage(
         _ mode: CredentialsPage.Mode, next: String, username: String = "", remember: Bool = false, errors: [String: String] = [:],
-        status: HTTPResponse.Status = .ok
+        notice: String? = nil, status: HTTPResponse.Status = .ok
     ) throws -> Response {
-        try renderer.response(CredentialsPage(mode: mode, next: next, username: username, remember: remember, errors: errors), status: status)
+        let page = CredentialsPage(mode: mode, next: next, username: username, remember: remember, errors: errors, notice: notice)
+        return try renderer.response(page, status: status)
     }
 
     func submit(_ mode: CredentialsPage.Mode, _ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -106,7 +109,7 @@ struct AccountController {
 
     func signOut(_ context: AppRequestContext) async throws -> Response {
         if let token = context.sessionToken { try await accounts.signOut(token: token) }
-        var response = Response.redirect(to: Route.signIn.path + "?signed_out=1", type: .normal)
+        var response = Response.redirect(to: Route.signIn.link(query: ["done": "signed-out"]), type: .normal)
         response.setCookie(context.cookies.clearedSession)
         return response
     }

@@ -18,12 +18,16 @@ struct CredentialsPage: Page {
     /// "Remember me" stays ticked when the form comes back with an error.
     let remember: Bool
     let errors: [String: String]
+    /// The fields' problems at the top (the form's own, such as wrong credentials, is an alert of its own).
+    let errorSummary: ErrorSummary?
+    /// What just happened, on the sign-in form after signing out or deleting the account.
+    let notice: String?
     let minimum = PasswordPolicy.minimum
     let maximum = PasswordPolicy.maximum
     let rememberedDays = Int(SessionService.rememberedLifetime / 86_400)
     let browserHours = Int(SessionService.browserLifetime / 3600)
 
-    init(mode: Mode, next: String, username: String, remember: Bool = false, errors: [String: String]) {
+    init(mode: Mode, next: String, username: String, remember: Bool = false, errors: [String: String], notice: String? = nil) {
         isSignUp = mode == .signUp
         heading = isSignUp ? "Create your account" : "Sign in"
         chrome = Chrome(heading, tab: .account)
@@ -35,6 +39,17 @@ struct CredentialsPage: Page {
         self.username = username
         self.remember = remember
         self.errors = errors
+        errorSummary = ErrorSummary(errors.filter { $0.key != "form" }, fields: ["username": "account-username", "password": "account-password"])
+        self.notice = notice
+    }
+
+    /// The sign-in form's message for `?done=`: signing out and deleting the account land there.
+    static func notice(_ done: Substring?) -> String? {
+        switch done {
+        case "signed-out": "You are signed out. Your lists stay in your account: sign in to see them on this device again."
+        case "deleted": "Your account was deleted, with its lists, notes and searches."
+        default: nil
+        }
     }
 }
 
@@ -48,8 +63,8 @@ struct AccountPage: Page {
 
     struct SessionRow {
         let device: String
-        let created: String
-        let lastSeen: String
+        let created: Moment
+        let lastSeen: Moment
         let remembered: Bool
         let isCurrent: Bool
         let endURL: String
@@ -73,6 +88,7 @@ struct AccountPage: Page {
     let newToken: NewToken?
     let notice: String?
     let errors: [String: String]
+    let errorSummary: ErrorSummary?
     let minimum = PasswordPolicy.minimum
     let maximum = PasswordPolicy.maximum
     let signOutURL = Route.signOut.path
@@ -91,8 +107,7 @@ struct AccountPage: Page {
         isAdmin = account.isAdmin
         self.sessions = sessions.map {
             SessionRow(
-                device: $0.device ?? DeviceLabel.unknown, created: UTCFormatters.moment.string(from: $0.createdAt),
-                lastSeen: UTCFormatters.moment.string(from: $0.lastSeenAt),
+                device: $0.device ?? DeviceLabel.unknown, created: Moment($0.createdAt), lastSeen: Moment($0.lastSeenAt),
                 remembered: $0.remember, isCurrent: $0.isCurrent, endURL: Route.endSessionLink($0.handle)
             )
         }
@@ -107,6 +122,8 @@ struct AccountPage: Page {
         self.newToken = newToken
         self.notice = notice
         self.errors = errors
+        errorSummary = ErrorSummary(
+            errors, fields: ["current": "current-password", "password": "new-password", "name": "token-name", "token_password": "token-password"])
     }
 }
 

@@ -136,7 +136,7 @@ struct AdminOfferFormPage: Page {
     let active: Bool
     let imageURL: String?
     let errors: [String: String]
-    let errorSummary: String?
+    let errorSummary: ErrorSummary?
     let limits = AdminLimits()
 
     init(heading: String, actionURL: String, draft: OfferDraft, shops: [Advertiser], imageURL: String?, failure: ValidationFailure?) {
@@ -157,7 +157,13 @@ struct AdminOfferFormPage: Page {
         active = draft.active
         self.imageURL = imageURL
         errors = failure?.problems ?? [:]
-        errorSummary = failure?.formSummary
+        errorSummary = ErrorSummary(
+            errors,
+            fields: [
+                "advertiser": "offer-advertiser", "headline": "offer-headline", "description": "offer-description", "price": "offer-price",
+                "landing": "offer-landing", "image": "offer-image", "genres": "offer-genres", "keywords": "offer-keywords",
+                "starts": "offer-starts", "ends": "offer-ends", "weight": "offer-weight",
+            ])
     }
 }
 
@@ -171,7 +177,7 @@ struct AdminAdvertiserFormPage: Page {
     let name, description, website, domains: String
     let logoURL: String?
     let errors: [String: String]
-    let errorSummary: String?
+    let errorSummary: ErrorSummary?
     let limits = AdminLimits()
 
     init(heading: String, actionURL: String, draft: AdvertiserDraft, logoURL: String?, failure: ValidationFailure?) {
@@ -184,7 +190,10 @@ struct AdminAdvertiserFormPage: Page {
         domains = draft.domains
         self.logoURL = logoURL
         errors = failure?.problems ?? [:]
-        errorSummary = failure?.formSummary
+        errorSummary = ErrorSummary(
+            errors,
+            fields: ["name": "shop-name", "description": "shop-description", "domains": "shop-domains", "website": "shop-website", "logo": "shop-logo"]
+        )
     }
 }
 

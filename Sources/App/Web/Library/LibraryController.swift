@@ -107,7 +107,7 @@ struct LibraryController {
         var response: Response =
             wantsJSON
             ? try JSONAnswer.ok(LibraryStateJSON(item: item, offerNote: justWatched))
-            : .redirect(to: justWatched ? Route.note(id, returnTo: returnTo) : returnTo, type: .normal)
+            : .redirect(to: justWatched ? Route.note(id, returnTo: returnTo) : Route.back(to: returnTo, at: Route.cardAnchor(movie: id)), type: .normal)
         if let cookie { response.setCookie(cookie) }
         return response
     }

@@ -11,6 +11,8 @@ struct FilmFields: MustacheParent {
     let detailURL: String
     let actionURL: String
     let removeActionURL: String
+    /// The card's element id, where a no-JavaScript change comes back to.
+    let anchor: String
     let favorite: Bool
     let watched: Bool
     /// What the Favorite and Watched buttons send: the opposite of the current state.
@@ -24,6 +26,7 @@ struct FilmFields: MustacheParent {
         detailURL = Route.movie.link(id)
         actionURL = Route.saveMovie.link(id)
         removeActionURL = Route.removeMovie.link(id)
+        anchor = Route.cardAnchor(movie: id)
         favorite = saved?.favorite ?? false
         watched = saved?.watched ?? false
         favoriteValue = favorite ? "0" : "1"
@@ -39,6 +42,7 @@ struct FilmFields: MustacheParent {
         case "detailURL": detailURL
         case "actionURL": actionURL
         case "removeActionURL": removeActionURL
+        case "anchor": anchor
         case "favorite": favorite
         case "watched": watched
         case "favoriteValue": favoriteValue

@@ -133,9 +133,8 @@ struct SearchController {
         }
         let saved = try await library.item(profile: context.profileID, movieID: last.movie.id)
         let best = BestMatchView(movie: last.movie, details: last.details, saved: saved, returnTo: Route.search.path)
-        let when = UTCFormatters.moment.string(from: last.searchedAt)
         let page = SearchPage(
-            query: last.query, messages: [SearchMessage(.info, "Your last search, “\(last.query)”, on \(when).")],
+            query: last.query, messages: [SearchMessage(.info, "Your last search, “\(last.query)”, on", moment: Moment(last.searchedAt))],
             bestHeading: "Your last search", best: best, flash: Self.flash(best, done: done)
         ).withHistory(history, returnTo: Route.search.path)
         return try renderer.response(page)

@@ -11,10 +11,13 @@ struct SearchMessage {
     let cssClass: String
     /// For failures: repeats the search.
     let retryURL: String?
+    /// Said after `text` ("… on 24 Nov 2026, 08:00 UTC."), in the browser's time zone.
+    let moment: Moment?
 
-    init(_ kind: Kind, _ text: String, heading: String? = nil, retryURL: String? = nil) {
+    init(_ kind: Kind, _ text: String, heading: String? = nil, retryURL: String? = nil, moment: Moment? = nil) {
         self.kind = kind
         self.text = text
+        self.moment = moment
         self.heading = heading
         self.retryURL = retryURL
         isAlert = kind == .error
@@ -130,16 +133,14 @@ struct RecentSearchView {
     let query: String
     let url: String
     let removeURL: String
-    let when: String
-    let iso: String
+    let when: Moment
     let returnTo: String
 
     init(_ entry: SearchHistoryEntry, returnTo: String) {
         query = entry.query
         url = Route.searchFor(entry.query)
         removeURL = Route.removeRecentSearch.link(entry.id.uuidString.lowercased())
-        when = UTCFormatters.moment.string(from: entry.searchedAt)
-        iso = ISO8601DateFormatter().string(from: entry.searchedAt)
+        when = Moment(entry.searchedAt)
         self.returnTo = returnTo
     }
 }

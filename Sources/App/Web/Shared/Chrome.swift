@@ -11,7 +11,7 @@ struct Chrome {
     var isShows = false
     var isLibrary = false
     var isAccount = false
-    var notice: String?
+    var notice: SourceNotice?
     /// The page's own address, offered as Retry beside a notice that it is a fallback (stale or built-in data).
     var noticeRetryURL: String?
     /// A class on <body>: the show detail page has its own header colour.
@@ -20,7 +20,7 @@ struct Chrome {
     var tvCredit: Bool
     let paths = NavPaths()
 
-    init(_ title: String, tab: Tab?, notice: String? = nil, retryURL: String? = nil, bodyClass: String? = nil, tvCredit: Bool = false) {
+    init(_ title: String, tab: Tab?, notice: SourceNotice? = nil, retryURL: String? = nil, bodyClass: String? = nil, tvCredit: Bool = false) {
         pageTitle = title
         self.notice = notice
         noticeRetryURL = notice == nil ? nil : retryURL

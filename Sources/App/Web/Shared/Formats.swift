@@ -3,11 +3,11 @@ import Foundation
 /// How pages write dates, runtimes, prices and where their data came from.
 enum Formats {
     /// The banner for anything that is not live: stale cache or the bundled catalogue.
-    static func sourceNotice(_ source: CatalogSource, provider: String = "iTunes") -> String? {
+    static func sourceNotice(_ source: CatalogSource, provider: String = "iTunes") -> SourceNotice? {
         switch source {
         case .live: nil
-        case .stale(let savedOn): "Offline — showing results saved on \(UTCFormatters.moment.string(from: savedOn))"
-        case .offlineCatalogue: "Offline — \(provider) can’t be reached, showing PopcornSwirl’s built-in catalogue"
+        case .stale(let savedOn): SourceNotice(text: "Offline — showing results saved on", savedOn: Moment(savedOn))
+        case .offlineCatalogue: SourceNotice(text: "Offline — \(provider) can’t be reached, showing PopcornSwirl’s built-in catalogue", savedOn: nil)
         }
     }
 
@@ -23,5 +23,24 @@ enum Formats {
         formatter.locale = Locale(identifier: "en_US")
         formatter.currencyCode = currency ?? "USD"
         return formatter.string(from: NSNumber(value: price))
+    }
+}
+
+/// The banner of a page that is not live; a stale one says when its data was saved.
+struct SourceNotice {
+    let text: String
+    let savedOn: Moment?
+}
+
+/// A moment shown to a person (`shared/moment`): written in UTC on the server ("24 Nov 2026,
+/// 08:00 UTC"), and app.js rewrites every `<time data-local>` in the browser's time zone and
+/// language. Pages stay the same for everyone, so they can be cached.
+struct Moment {
+    let iso: String
+    let text: String
+
+    init(_ date: Date) {
+        iso = date.ISO8601Format()
+        text = UTCFormatters.moment.string(from: date)
     }
 }

@@ -13,6 +13,8 @@ struct ShowCardView: MustacheParent {
     let actionURL: String
     let removeActionURL: String
     let removeURL: String
+    /// The card's element id, where a no-JavaScript change comes back to.
+    let anchor: String
     let returnTo: String
     let saved: Bool
 
@@ -37,6 +39,7 @@ struct ShowCardView: MustacheParent {
         actionURL = Route.saveShow.link(id)
         removeActionURL = Route.removeShow.link(id)
         removeURL = Route.removeShowConfirmation(id, returnTo: returnTo)
+        anchor = Route.cardAnchor(show: id)
         self.returnTo = returnTo
         self.saved = saved
     }
@@ -53,6 +56,7 @@ struct ShowCardView: MustacheParent {
         case "actionURL": actionURL
         case "removeActionURL": removeActionURL
         case "removeURL": removeURL
+        case "anchor": anchor
         case "returnTo": returnTo
         case "saved": saved
         default: nil

@@ -116,7 +116,8 @@ struct ShowsController {
         ) {
             return failure
         }
-        var response: Response = wantsJSON ? try JSONAnswer.ok(ShowStateJSON(saved: favorite)) : .redirect(to: returnTo, type: .normal)
+        let back = Route.back(to: returnTo, at: Route.cardAnchor(show: id))
+        var response: Response = wantsJSON ? try JSONAnswer.ok(ShowStateJSON(saved: favorite)) : .redirect(to: back, type: .normal)
         if let cookie { response.setCookie(cookie) }
         return response
     }
