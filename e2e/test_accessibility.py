@@ -150,3 +150,34 @@ def test_focus_stays_on_the_control_that_acted_and_the_change_is_announced(app, 
     active = browser.switch_to.active_element
     assert active.tag_name != "body", "focus was lost to <body>"
     until(browser, lambda d: live_text(d) == f"{titles[0]}: moved to Watched.", 5, live_text(browser))
+
+
+TARGETS = "button, [role=button], select, input:not([type=hidden]), .tabs a, .card-link, .btn, .recent-query"
+
+
+def small_targets(driver) -> list[str]:
+    """Controls under 24 × 24 CSS px (WCAG 2.2, 2.5.8): links inside running text are exempt."""
+    return driver.execute_script(
+        """
+        return [...document.querySelectorAll(arguments[0])]
+          .filter(e => e.getClientRects().length && !e.closest('dialog:not([open])') && !e.classList.contains('sr-only'))
+          .map(e => [e, e.getBoundingClientRect()])
+          .filter(([e, r]) => r.width < 24 || r.height < 24)
+          .map(([e, r]) => `${e.outerHTML.slice(0, 90)}: ${Math.round(r.width)}×${Math.round(r.height)}`);
+        """,
+        TARGETS,
+    )
+
+
+def test_every_control_is_at_least_24_px(app, browser):
+    browser.get(app.url("/movies?year=2026"))
+    card = wait_for(browser, ".grid .card[data-movie-id]")
+    click(browser, card.find_element(By.CSS_SELECTOR, ".btn-watched"))
+    until(browser, lambda d: d.execute_script("return document.getElementById('note-dialog').open"))
+    found = [f"note dialog: {line}" for line in small_targets(browser)]
+    browser.execute_script("document.getElementById('note-dialog').close()")
+    for path in ["/movies?year=2026", "/library", "/search?q=magic", "/search", "/shows", "/shows/139", "/account/signup"]:
+        browser.get(app.url(path))
+        wait_for(browser, "main")
+        found += [f"{path}: {line}" for line in small_targets(browser)]
+    assert not found, "\n".join(found)

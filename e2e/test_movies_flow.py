@@ -358,7 +358,8 @@ def test_without_javascript_every_action_is_a_page(app, nojs_browser):
     click(browser, grid_button(".btn-fav"))  # a form POST, then a redirect back to the grid
     until(browser, lambda d: grid_button(".btn-fav").get_attribute("aria-pressed") == "true")
     assert not same_page(browser), "the page did not reload: was JavaScript really off?"
-    assert browser.current_url == app.url("/")
+    # Back at the card, not the top of the list.
+    assert browser.current_url == app.url(f"/#movie-{STREET_FIGHTER}")
     assert grid_button(".btn-fav").text == "Favorite ✓"
 
     click(browser, grid_button(".btn-watched"))  # marking watched lands on the note page
@@ -366,7 +367,7 @@ def test_without_javascript_every_action_is_a_page(app, nojs_browser):
     assert browser.find_element(By.TAG_NAME, "h1").text == f"Note for {title}"
     browser.find_element(By.ID, "note-text").send_keys("Saved without any script.")
     click(browser, browser.find_element(By.XPATH, "//main//button[normalize-space()='Save note']"))
-    until(browser, lambda d: d.current_url == app.url("/"))
+    until(browser, lambda d: d.current_url == app.url(f"/#movie-{STREET_FIGHTER}"))
     assert (grid_button(".btn-watched").text, grid_button(".btn-watched").get_attribute("aria-pressed")) == ("Watched ✓", "true")
 
     browser.get(app.url("/library?list=watched"))
@@ -378,7 +379,7 @@ def test_without_javascript_every_action_is_a_page(app, nojs_browser):
     text.clear()
     text.send_keys("Edited without any script.")
     click(browser, browser.find_element(By.XPATH, "//main//button[normalize-space()='Save note']"))
-    until(browser, lambda d: d.current_url.endswith("/library?list=watched"))
+    until(browser, lambda d: d.current_url.endswith(f"/library?list=watched#movie-{STREET_FIGHTER}"))
     assert "Edited without any script." in wait_for(browser, f'.card[data-movie-id="{STREET_FIGHTER}"] .card-note').text
 
     click(browser, card_for(browser, STREET_FIGHTER).find_element(By.CSS_SELECTOR, ".js-remove"))
@@ -386,7 +387,7 @@ def test_without_javascript_every_action_is_a_page(app, nojs_browser):
     assert browser.find_element(By.TAG_NAME, "h1").text == "Remove from My Lists?"
     assert title in browser.find_element(By.CSS_SELECTOR, "main .panel").text
     click(browser, browser.find_element(By.XPATH, "//main//a[normalize-space()='Cancel']"))
-    until(browser, lambda d: d.current_url.endswith("/library?list=watched"))
+    until(browser, lambda d: d.current_url.endswith(f"/library?list=watched#movie-{STREET_FIGHTER}"))
     assert card_for(browser, STREET_FIGHTER) is not None, "Cancel removed the film"
 
     click(browser, card_for(browser, STREET_FIGHTER).find_element(By.CSS_SELECTOR, ".js-remove"))

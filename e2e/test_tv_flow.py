@@ -353,7 +353,7 @@ def test_without_javascript_favorite_and_delete_are_pages(app, nojs_browser):
     click(browser, action_of(browser, WONDER_EGG))  # a form POST, then a redirect back to the list
     until(browser, lambda d: action_is(d, WONDER_EGG, "Delete"), 10, "the show's action did not become Delete")
     assert not same_page(browser), "the page did not reload: was JavaScript really off?"
-    assert browser.current_url == app.url("/shows")
+    assert browser.current_url == app.url(f"/shows#show-{WONDER_EGG}")  # back at the card
     assert_red(action_of(browser, WONDER_EGG))
 
     click(browser, action_of(browser, WONDER_EGG))  # a link to the confirmation page
@@ -361,7 +361,7 @@ def test_without_javascript_favorite_and_delete_are_pages(app, nojs_browser):
     assert browser.find_element(By.TAG_NAME, "h1").text == "Delete this TV show?"
     assert "Wonder Egg Priority" in browser.find_element(By.CSS_SELECTOR, "main .panel").text
     click(browser, browser.find_element(By.XPATH, "//main//a[normalize-space()='Cancel']"))
-    until(browser, lambda d: d.current_url == app.url("/shows"))
+    until(browser, lambda d: d.current_url == app.url(f"/shows#show-{WONDER_EGG}"))
     assert action_is(browser, WONDER_EGG, "Delete"), "Cancel deleted the show"
 
     click(browser, action_of(browser, WONDER_EGG))

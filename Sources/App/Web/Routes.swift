@@ -165,10 +165,16 @@ extension Route {
     static func note(_ id: Int, returnTo: String) -> String { movieNote.link(id, query: ["return_to": returnTo]) }
 
     /// A card's element id (`movie-7`, `show-7`). A no-JavaScript change returns to its page at
-    /// that card (`back(to:at:)`), not at the top of a long list.
+    /// that card (`back(to:movie:)`), not at the top of a long list; the title's own page has no card.
     static func cardAnchor(movie id: Int) -> String { "movie-\(id)" }
     static func cardAnchor(show id: Int) -> String { "show-\(id)" }
-    static func back(to returnTo: String, at anchor: String) -> String { returnTo.contains("#") ? returnTo : "\(returnTo)#\(anchor)" }
+    static func back(to returnTo: String, movie id: Int) -> String { back(to: returnTo, at: cardAnchor(movie: id), unless: movie.link(id)) }
+    static func back(to returnTo: String, show id: Int) -> String { back(to: returnTo, at: cardAnchor(show: id), unless: show.link(id)) }
+
+    private static func back(to returnTo: String, at anchor: String, unless detailPage: String) -> String {
+        let path = returnTo.prefix { $0 != "?" }
+        return returnTo.contains("#") || path == detailPage ? returnTo : "\(returnTo)#\(anchor)"
+    }
 
     static func libraryList(_ list: LibraryList, page: Int = 1, kind: MediaKind? = nil) -> String {
         library.link(query: ["list": list.rawValue, "kind": kind?.rawValue, "page": page > 1 ? "\(page)" : nil])

@@ -60,7 +60,7 @@ extension SearchTests {
                 let page = try await client.get("/search?q=Amélie", cookie: cookie)
                 #expect(omdbURLs(app).count == 2, "no call past the limit")
                 #expect(page.status == .ok)
-                #expect(page.text.contains("OMDb’s daily allowance of 1,000 lookups is used up"))
+                #expect(page.text.contains("Extra details such as the cast and the IMDb rating are unavailable until tomorrow."))
                 #expect(page.text.contains("<dd>Jean-Pierre Jeunet</dd>"), "iTunes still answers")
                 #expect(try await client.get("/search", cookie: cookie).text.contains(">Amélie</a>"), "the search is remembered")
                 app.clock.advance(24 * 3600)
@@ -78,8 +78,11 @@ extension SearchTests {
                 _ = try await client.get("/search?q=Spider", cookie: cookie)
                 let page = try await client.get("/search?q=Amélie", cookie: cookie)
                 #expect(page.status == .ok)
-                #expect(page.text.contains(#"class="search-message search-error" role="alert"><h2>Film details unavailable</h2>"#))
-                #expect(page.text.contains("OMDb answered that it has no such film"))
+                #expect(page.text.contains(#"class="search-message search-error" role="alert"><h2>Some film details are missing</h2>"#))
+                #expect(page.text.contains("There are no extra details (such as the cast and the IMDb rating) for this film"))
+                let box = try #require(
+                    page.text.components(separatedBy: "Some film details are missing</h2>").last?.components(separatedBy: "</div>").first)
+                #expect(!box.contains("OMDb") && !box.contains("iTunes"), "the services' names mean nothing to a person")
                 #expect(page.text.contains("<dd>Jean-Pierre Jeunet</dd>"), "iTunes' film is still shown")
                 let last = try await client.get("/search", cookie: cookie).text
                 #expect(last.contains(#"<a href="/movies/284910350">Spider</a>"#) && last.contains("Your last search, “Spider”"))

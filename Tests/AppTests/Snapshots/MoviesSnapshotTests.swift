@@ -28,7 +28,9 @@ struct MoviesSnapshotTests {
                 app.clock.advance(7 * 3600)
                 app.upstream.respond { _ throws(UpstreamError) in throw .rateLimited(status: 403) }
                 let page = try await client.get("/movies?year=2026")
-                #expect(page.text.contains("Offline — showing results saved on 18 Nov 2026"))
+                #expect(
+                    page.text.contains(#"Offline — showing results saved on <time datetime="2026-11-18T"#)
+                        && page.text.contains("data-local>18 Nov 2026"))
                 assertPage(page, named: "movies-stale")
             }
         }

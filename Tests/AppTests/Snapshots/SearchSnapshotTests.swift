@@ -60,7 +60,7 @@ struct SearchSnapshotTests {
             try await app.test { client in
                 app.upstream.fail(host: "itunes.test") { _ in UpstreamResponse(status: 200, body: Data("{\"results\":".utf8)) }
                 let page = try await client.get("/search?q=midsommar")
-                #expect(page.text.contains("iTunes sent an answer we couldn’t read.") && page.text.contains(#"role="alert""#))
+                #expect(page.text.contains("The film catalogue sent an answer we couldn’t read.") && page.text.contains(#"role="alert""#))
                 assertPage(page, named: "search-error", status: .serviceUnavailable)
             }
         }

@@ -28,7 +28,7 @@ struct ShowPagesTests {
         try await TestApp.with { app in
             try await app.test { client in
                 let saved = try await client.postForm("/library/shows/139", [("favorite", "1"), ("return_to", "/shows")])
-                #expect(saved.status == .seeOther && saved.headers[.location] == "/shows")
+                #expect(saved.status == .seeOther && saved.headers[.location] == "/shows#show-139")
                 let cookie = try #require(saved.sessionCookie)
                 let list = try await client.get("/shows", cookie: cookie).text
                 #expect(list.components(separatedBy: "btn-delete-show").count - 1 == 1)

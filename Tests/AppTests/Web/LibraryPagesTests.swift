@@ -12,7 +12,7 @@ struct LibraryPagesTests {
             try await app.test { client in
                 let response = try await client.postForm("/library/movies/1001", [("favorite", "1"), ("return_to", "/movies?year=2026")])
                 #expect(response.status == .seeOther)
-                #expect(response.headers[.location] == "/movies?year=2026")
+                #expect(response.headers[.location] == "/movies?year=2026#movie-1001", "back to the card, not the top of the list")
                 let setCookie = try #require(response.headers[values: .setCookie].first)
                 #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.contains("Path=/"))
                 let cookie = try #require(response.sessionCookie)
@@ -36,7 +36,7 @@ struct LibraryPagesTests {
                 #expect(form.contains("Note for January Film"))
                 let saved = try await client.postForm(
                     "/library/movies/1002", [("note", "Saw it twice <3"), ("return_to", "/library?list=watched")], cookie: cookie)
-                #expect(saved.headers[.location] == "/library?list=watched")
+                #expect(saved.headers[.location] == "/library?list=watched#movie-1002")
                 let list = try await client.get("/library?list=watched", cookie: cookie).text
                 #expect(list.contains("Saw it twice &lt;3"))
                 #expect(list.contains("Edit note"))
@@ -109,7 +109,7 @@ struct LibraryPagesTests {
             try await app.test { client in
                 let response = try await client.postForm("/library/movies/1001", [("favorite", "1"), ("return_to", target)])
                 #expect(response.status == .seeOther)
-                #expect(response.headers[.location] == "/movies/1001")
+                #expect(response.headers[.location] == "/movies/1001", "the film's own page has no card to come back to")
             }
         }
     }

@@ -432,6 +432,25 @@
     if (dialog && event.target.tagName === "TEXTAREA") updateCounter(dialog);
   });
 
+  // Tab and Shift+Tab go round inside an open dialog rather than leaving it for the browser's own
+  // controls; Escape closes it (the browser's) and focus goes back to the control that opened it.
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Tab") return;
+    const dialog = document.querySelector("dialog[open]");
+    if (!dialog) return;
+    const items = Array.prototype.filter.call(
+      dialog.querySelectorAll("a[href], button, input, textarea, select, [tabindex]:not([tabindex='-1'])"),
+      function (item) { return !item.disabled && item.type !== "hidden" && item.getClientRects().length > 0; });
+    if (!items.length) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    const at = document.activeElement;
+    if (!dialog.contains(at) || (event.shiftKey ? at === first : at === last)) {
+      event.preventDefault();
+      (event.shiftKey ? last : first).focus();
+    }
+  });
+
   // The year picker loads the chosen year when it is picked with a pointer. From the keyboard,
   // arrow keys only move through the years (WCAG 3.2.2: no change of context on input); Enter or
   // the Show button loads the year.

@@ -39,7 +39,7 @@ struct CredentialsPage: Page {
         self.username = username
         self.remember = remember
         self.errors = errors
-        errorSummary = ErrorSummary(errors.filter { $0.key != "form" }, fields: ["username": "account-username", "password": "account-password"])
+        errorSummary = ErrorSummary(errors.filter { $0.key != "form" }, keys: ["username", "password"], idPrefix: "account-")
         self.notice = notice
     }
 
@@ -123,7 +123,8 @@ struct AccountPage: Page {
         self.notice = notice
         self.errors = errors
         errorSummary = ErrorSummary(
-            errors, fields: ["current": "current-password", "password": "new-password", "name": "token-name", "token_password": "token-password"])
+            errors,
+            fields: [("current", "current-password"), ("password", "new-password"), ("name", "token-name"), ("token_password", "token-password")])
     }
 }
 

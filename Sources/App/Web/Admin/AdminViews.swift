@@ -157,13 +157,8 @@ struct AdminOfferFormPage: Page {
         active = draft.active
         self.imageURL = imageURL
         errors = failure?.problems ?? [:]
-        errorSummary = ErrorSummary(
-            errors,
-            fields: [
-                "advertiser": "offer-advertiser", "headline": "offer-headline", "description": "offer-description", "price": "offer-price",
-                "landing": "offer-landing", "image": "offer-image", "genres": "offer-genres", "keywords": "offer-keywords",
-                "starts": "offer-starts", "ends": "offer-ends", "weight": "offer-weight",
-            ])
+        let keys = ["advertiser", "headline", "description", "price", "landing", "image", "genres", "keywords", "starts", "ends", "weight"]
+        errorSummary = ErrorSummary(errors, keys: keys, idPrefix: "offer-")
     }
 }
 
@@ -190,10 +185,7 @@ struct AdminAdvertiserFormPage: Page {
         domains = draft.domains
         self.logoURL = logoURL
         errors = failure?.problems ?? [:]
-        errorSummary = ErrorSummary(
-            errors,
-            fields: ["name": "shop-name", "description": "shop-description", "domains": "shop-domains", "website": "shop-website", "logo": "shop-logo"]
-        )
+        errorSummary = ErrorSummary(errors, keys: ["name", "description", "domains", "website", "logo"], idPrefix: "shop-")
     }
 }
 

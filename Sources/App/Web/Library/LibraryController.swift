@@ -107,7 +107,8 @@ struct LibraryController {
         var response: Response =
             wantsJSON
             ? try JSONAnswer.ok(LibraryStateJSON(item: item, offerNote: justWatched))
-            : .redirect(to: justWatched ? Route.note(id, returnTo: returnTo) : Route.back(to: returnTo, at: Route.cardAnchor(movie: id)), type: .normal)
+            : .redirect(
+                to: justWatched ? Route.note(id, returnTo: returnTo) : Route.back(to: returnTo, movie: id), type: .normal)
         if let cookie { response.setCookie(cookie) }
         return response
     }
@@ -122,7 +123,9 @@ struct LibraryController {
             let item = try await library.item(profile: context.profileID, movieID: id),
             item.watched, !item.favorite, let note = item.note, !note.isEmpty
         else { return nil }
-        let page = ConfirmRemovePage(title: item.title, actionURL: Route.removeMovie.link(id), returnTo: returnTo, unwatching: true)
+        let page = ConfirmRemovePage(
+            title: item.title, actionURL: Route.removeMovie.link(id), returnTo: returnTo, cancelURL: Route.back(to: returnTo, movie: id),
+            unwatching: true)
         guard wantsJSON else { return try renderer.response(page) }
         struct Question: Encodable {
             let type = "about:blank", title = "Confirm", status = 409
@@ -138,7 +141,9 @@ struct LibraryController {
         guard let item = try await library.item(profile: context.profileID, movieID: id) else {
             return try ErrorPages.notFound(renderer, "This film isn’t in your lists.")
         }
-        return try renderer.response(ConfirmRemovePage(title: item.title, actionURL: Route.removeMovie.link(id), returnTo: returnTo))
+        return try renderer.response(
+            ConfirmRemovePage(
+                title: item.title, actionURL: Route.removeMovie.link(id), returnTo: returnTo, cancelURL: Route.back(to: returnTo, movie: id)))
     }
 
     struct RemoveForm: Decodable {

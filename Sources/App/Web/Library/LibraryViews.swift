@@ -26,17 +26,20 @@ struct ConfirmRemovePage: Page {
     let title: String
     let actionURL: String
     let returnTo: String
+    /// Back to the page, at the title's card.
+    let cancelURL: String
     let isShow: Bool
     let heading: String
     let message: String
 
     /// `unwatching`: asked because un-marking Watched would remove the film, which is not a favorite, with its note.
-    init(title: String, actionURL: String, returnTo: String, kindLabel: String = "film", unwatching: Bool = false) {
+    init(title: String, actionURL: String, returnTo: String, cancelURL: String, kindLabel: String = "film", unwatching: Bool = false) {
         isShow = kindLabel != "film"
         chrome = Chrome(isShow ? "Delete \(title)?" : "Remove \(title)?", tab: isShow ? .shows : .library)
         self.title = title
         self.actionURL = actionURL
         self.returnTo = returnTo
+        self.cancelURL = cancelURL
         heading = isShow ? "Delete this TV show?" : (unwatching ? "Remove it and its note?" : "Remove from My Lists?")
         message =
             isShow

@@ -153,36 +153,35 @@ struct SearchController {
     static func failureMessage(_ error: UpstreamError, retryURL: String? = nil) -> SearchMessage {
         let reason =
             switch error {
-            case .rateLimited, .throttled: "iTunes is busy right now (too many searches in a minute)."
-            case .badStatus(let status): "iTunes answered with an error (HTTP \(status))."
-            case .refused(let text): "iTunes refused the search (“\(text.prefix(120))”)."
-            default: "iTunes sent an answer we couldn’t read."
+            case .rateLimited, .throttled: "The film catalogue is busy right now (too many searches in a minute)."
+            case .badStatus: "The film catalogue answered with an error."
+            case .refused(let text): "The film catalogue refused the search (“\(text.prefix(120))”)."
+            default: "The film catalogue sent an answer we couldn’t read."
             }
         return SearchMessage(
             .error, "\(reason) \(ErrorTexts.fetchFailed) Your last search is kept as it was.", heading: ErrorTexts.title, retryURL: retryURL
         )
     }
 
+    /// What a missing extra-details lookup means for the person: less on the page, and the search
+    /// not kept as the last one. Never the services' names: a person does not know or need them.
+    static let detailsMissing = "Some film details are missing"
+
     static func omdbMessage(_ status: OMDbStatus?) -> SearchMessage? {
         switch status {
-        case .failed(let error):
-            let reason =
-                if case .refused(let text) = error { "OMDb refused the request (“\(text.prefix(120))”)." } else {
-                    "OMDb could not be reached or sent an answer we couldn’t read."
-                }
+        case .failed:
             return SearchMessage(
-                .error, "\(reason) Director, plot and rating come from iTunes alone this time, and your last search is kept as it was.",
-                heading: "Film details unavailable")
+                .error,
+                "The film’s extra details (such as the cast and the IMDb rating) can’t be loaded right now, so some are missing below. Search again later to see them. Your last search is kept as it was.",
+                heading: detailsMissing)
         case .limitReached:
             return SearchMessage(
-                .info,
-                "OMDb’s daily allowance of \(OMDbClient.dailyLimit.formatted()) lookups is used up, so details such as the IMDb rating are back tomorrow. Everything else works."
-            )
+                .info, "Extra details such as the cast and the IMDb rating are unavailable until tomorrow. Everything else works.")
         case .notFound:
             return SearchMessage(
                 .error,
-                "OMDb answered that it has no such film (“Movie not found!”). What you see comes from iTunes alone, and your last search is kept as it was.",
-                heading: "Film details unavailable")
+                "There are no extra details (such as the cast and the IMDb rating) for this film, so some are missing below. Your last search is kept as it was.",
+                heading: detailsMissing)
         case .disabled, .found, nil:
             return nil
         }

@@ -17,12 +17,17 @@ struct ErrorSummary {
 
     /// `fields` pairs each error key with its field's element id, in the form's order; problems
     /// under other keys (such as `form`) come first, without a link. Nil when there is nothing wrong.
-    init?(_ errors: [String: String], fields: KeyValuePairs<String, String>) {
+    init?(_ errors: [String: String], fields: [(key: String, id: String)]) {
         guard !errors.isEmpty else { return nil }
         let known = Set(fields.map(\.key))
         let general = errors.filter { !known.contains($0.key) }.sorted { $0.key < $1.key }.map { Item(message: $0.value, href: nil) }
-        let linked = fields.compactMap { field in errors[field.key].map { Item(message: $0, href: "#\(field.value)") } }
+        let linked = fields.compactMap { field in errors[field.key].map { Item(message: $0, href: "#\(field.id)") } }
         items = general + linked
         title = items.count == 1 ? "There is a problem" : "There are \(items.count) problems"
+    }
+
+    /// For a form whose fields' ids are the error keys with a prefix (`offer-` + `headline`).
+    init?(_ errors: [String: String], keys: [String], idPrefix: String) {
+        self.init(errors, fields: keys.map { ($0, idPrefix + $0) })
     }
 }

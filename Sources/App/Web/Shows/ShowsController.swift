@@ -116,7 +116,7 @@ struct ShowsController {
         ) {
             return failure
         }
-        let back = Route.back(to: returnTo, at: Route.cardAnchor(show: id))
+        let back = Route.back(to: returnTo, show: id)
         var response: Response = wantsJSON ? try JSONAnswer.ok(ShowStateJSON(saved: favorite)) : .redirect(to: back, type: .normal)
         if let cookie { response.setCookie(cookie) }
         return response
@@ -128,7 +128,9 @@ struct ShowsController {
         guard let item = try await library.item(profile: context.profileID, movieID: id, kind: .show) else {
             return try ErrorPages.notFound(renderer, "This show isn’t in your favorites.")
         }
-        let page = ConfirmRemovePage(title: item.title, actionURL: Route.removeShow.link(id), returnTo: returnTo, kindLabel: "TV show")
+        let page = ConfirmRemovePage(
+            title: item.title, actionURL: Route.removeShow.link(id), returnTo: returnTo, cancelURL: Route.back(to: returnTo, show: id),
+            kindLabel: "TV show")
         return try renderer.response(page)
     }
 
