@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import selectors
 import shutil
 import signal
@@ -402,6 +403,13 @@ def _browser(request, size: tuple[int, int], prefs: dict | None = None, extra_ar
     """Yields a driver with a fresh profile; `extra_args` are more Chromium switches (e.g. host mapping)."""
     profile_dir = tempfile.mkdtemp(prefix="popcorn-e2e-profile-")
     driver = _make_driver(size, profile_dir, prefs, extra_args)
+    # A fresh profile is a new person, with a `ps_visitor` cookie of its own: without one the app
+    # derives a first visit's id from the address, which every test browser shares, so all of them
+    # would share one frequency cap for partner offers.
+    driver.execute_cdp_cmd(
+        "Network.setCookie",
+        {"name": "ps_visitor", "value": secrets.token_urlsafe(32), "domain": "127.0.0.1", "path": "/", "httpOnly": True, "sameSite": "Lax"},
+    )
     try:
         yield driver
     finally:

@@ -205,7 +205,7 @@ def test_other_films_and_tv_shows_that_match_are_listed_below_the_best_match(app
     assert best_title(browser) == "Spider-Man: Into the Spider-Verse"
     assert facts(browser)["IMDb rating"].startswith("8.4/10"), "OMDb's details for the best match"
     assert not browser.find_elements(By.CSS_SELECTOR, "div.search-error")
-    others = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".grid .card .card-title")]
+    others = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".grid .card:not(.sponsored-card) .card-title")]
     assert sorted(others) == ["Spider-Man: Across the Spider-Verse", "Spider-Man: Brand New Day", "Spider-Man: No Way Home"]
 
     search(browser, app, "Girls")  # no film has it in its title; two TV shows do
