@@ -34,7 +34,7 @@ extension APIController {
         let profile = APIScope.session?.profileID
         switch await titles.show(id, profile: profile) {
         case .found(let show, let source):
-            let saved = (try? await library.item(profile: profile, movieID: id, kind: .show)) != nil
+            let saved = (try? await library.item(profile: profile, movieID: id, kind: .show))??.favorite == true
             return .ok(.init(body: .json(.init(show: .init(show), source: .init(source), saved: saved))))
         case .notFound:
             return .notFound(.init(body: .applicationProblemJson(.notFound("TVMaze has no show with id \(id)."))))
@@ -48,9 +48,21 @@ extension APIController {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive TVMaze show id."))))
         }
         guard let session = APIScope.session else { throw APIError.noSession }
-        let outcome = await actions.saveShow(id, favorite: true, profile: session.profileID) { try await session.profileForWrite() }
+        // Without a body: add to TV Favorites, as before ratings.
+        var favorite: Bool? = true
+        var rating: Int?? = nil
+        if case .json(let change)? = input.body {
+            favorite = change.favorite
+            rating = change.rating.map(Self.ratingChange)
+        }
+        let outcome = await actions.saveShow(id, favorite: favorite, rating: rating, profile: session.profileID) {
+            try await session.profileForWrite()
+        }
         switch (outcome, outcome.problem(.show, id)) {
         case (.saved(let item?, _), _): return .ok(.init(body: .json(.init(item))))
+        case (.saved(nil, _), _): return .noContent(.init())
+        case (.invalidRating, let problem?):
+            return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: problem.detail))))
         case (.titleNotFound, let problem?): return .notFound(.init(body: .applicationProblemJson(.init(status: 404, detail: problem.detail))))
         case (.tooManyNewVisitors(let wait), let problem?):
             return .tooManyRequests(

@@ -99,13 +99,15 @@ struct APIController: APIProtocol {
         }
         guard case .json(let body) = input.body else { throw HTTPError(.unsupportedMediaType) }
         guard let session = APIScope.session else { throw APIError.noSession }
-        let change = LibraryChange(favorite: body.favorite, watched: body.watched, note: body.note.map { .some($0) })
+        let change = LibraryChange(
+            favorite: body.favorite, watched: body.watched, note: body.note.map { .some($0) }, rating: body.rating.map(Self.ratingChange))
         let outcome = await actions.saveMovie(id, change: change, profile: session.profileID) { try await session.profileForWrite() }
         let problem = outcome.problem(.movie, id).map { Components.Schemas.Problem(status: $0.status.code, detail: $0.detail) }
         switch (outcome, problem) {
         case (.saved(let item?, _), _): return .ok(.init(body: .json(.init(item))))
         case (.titleNotFound, let problem?): return .notFound(.init(body: .applicationProblemJson(problem)))
-        case (.invalidNote, let problem?): return .unprocessableContent(.init(body: .applicationProblemJson(problem)))
+        case (.invalidNote, let problem?), (.invalidRating, let problem?):
+            return .unprocessableContent(.init(body: .applicationProblemJson(problem)))
         case (.tooManyNewVisitors(let wait), let problem?):
             return .tooManyRequests(.init(headers: .init(retryAfter: wait), body: .applicationProblemJson(problem)))
         case (_, let problem?): return .serviceUnavailable(.init(body: .applicationProblemJson(problem)))
@@ -170,7 +172,12 @@ extension Components.Schemas.LibraryEntry {
         self.init(
             kind: item.kind == .show ? .show : .movie, id: id, title: item.title, genre: item.genre, year: item.year, releaseDate: item.releaseDate,
             posterUrl: Route.posterImage(source: item.artworkURL, seed: Int(id), title: item.title), favorite: item.favorite,
-            watched: item.watched, note: item.note, updatedAt: item.updatedAt
+            watched: item.watched, note: item.note, rating: item.rating, updatedAt: item.updatedAt
         )
     }
+}
+
+extension APIController {
+    /// The API's rating field: 0 clears the rating, 1–10 sets it (anything else is refused by the service).
+    static func ratingChange(_ value: Int) -> Int? { value == 0 ? nil : value }
 }

@@ -56,13 +56,30 @@ struct APITransport: ServerTransport {
         method: HTTPRequest.Method, path: String
     ) throws {
         let group = routes.isAdmin(method: method, path: path) ? admins : members
-        guard routes.isSigned(method: method, path: path) else { return group.register(handler, method: method, path: path) }
-        // A signature covers the body's exact bytes: kept for the handler before the generated code decodes them.
+        let signed = routes.isSigned(method: method, path: path)
+        // Every operation's body is JSON, read whole (bounded) by the generated code anyway: read
+        // here, an empty body is no body, whatever its Content-Type says (a PUT of a TV favorite
+        // without one stays what it was before that operation took an optional body), and a
+        // signed operation keeps the exact bytes its signature covers.
         group.register(
             { request, body, metadata in
                 var bytes: [UInt8] = []
-                if let body { bytes = try await [UInt8](collecting: body, upTo: BodyLimitMiddleware.maxBytes) }
-                return try await SignedBody.$bytes.withValue(bytes) { try await handler(request, HTTPBody(bytes), metadata) }
+                if let body {
+                    do {
+                        bytes = try await [UInt8](collecting: body, upTo: BodyLimitMiddleware.maxBytes)
+                    } catch let error as HTTPError {
+                        throw error
+                    } catch {
+                        // The runtime's "more than the maximum allowed bytes" (a client gone
+                        // mid-body has no one left to answer): the same 413 as every other body.
+                        throw BodyLimitMiddleware.tooLarge
+                    }
+                }
+                var request = request
+                if bytes.isEmpty { request.headerFields[.contentType] = nil }
+                let passed = bytes.isEmpty ? nil : HTTPBody(bytes)
+                guard signed else { return try await handler(request, passed, metadata) }
+                return try await SignedBody.$bytes.withValue(bytes) { try await handler(request, passed, metadata) }
             }, method: method, path: path)
     }
 }

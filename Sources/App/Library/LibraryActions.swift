@@ -15,6 +15,8 @@ enum LibraryOutcome: Sendable {
     case unavailable
     /// The note is too long; nothing was written. `title` names the film for the note form.
     case invalidNote(String, title: String)
+    /// The rating is not 1–10; nothing was written.
+    case invalidRating(String)
     /// Nothing was saved: the write would have started a visitor, and the client's address has
     /// started too many lately (`VisitorThrottle`).
     case tooManyNewVisitors(retryAfter: Int)
@@ -44,6 +46,9 @@ struct LibraryActions: Sendable {
         if case .some(let note) = change.note {
             do { _ = try LibraryService.validatedNote(note) } catch { return .invalidNote(error.message, title: movie.title) }
         }
+        if case .some(let rating) = change.rating {
+            do { _ = try LibraryService.validatedRating(rating) } catch { return .invalidRating(error.message) }
+        }
         let before = (try? await library.item(profile: profile, movieID: id)) ?? nil
         do {
             let owner = try await writer()
@@ -60,8 +65,12 @@ struct LibraryActions: Sendable {
         }
     }
 
-    /// Saves (or un-saves) a show; a saved show's posters are fetched so TV Favorites works offline.
-    func saveShow(_ id: Int, favorite: Bool, profile: UUID?, writer: () async throws -> UUID) async -> LibraryOutcome {
+    /// Saves (or un-saves) a show, or rates it (nil leaves either as it is); a saved show's posters
+    /// are fetched so TV Favorites works offline.
+    func saveShow(_ id: Int, favorite: Bool?, rating: Int?? = nil, profile: UUID?, writer: () async throws -> UUID) async -> LibraryOutcome {
+        if case .some(let rating) = rating {
+            do { _ = try LibraryService.validatedRating(rating) } catch { return .invalidRating(error.message) }
+        }
         let show: Show
         switch await titles.show(id, profile: profile) {
         case .found(let found, _): show = found
@@ -70,14 +79,14 @@ struct LibraryActions: Sendable {
         }
         let item: LibraryItem?
         do {
-            item = try await library.update(profile: try await writer(), show: show, favorite: favorite)
+            item = try await library.update(profile: try await writer(), show: show, favorite: favorite, rating: rating)
         } catch let refused as VisitorThrottle.Refused {
             return .tooManyNewVisitors(retryAfter: refused.retryAfter)
         } catch {
             logger.error("show save failed", metadata: ["error": "\(error)"])
             return .storageFailed
         }
-        if favorite {
+        if favorite == true {
             guard item != nil else { return .storageFailed }
             await posters.prefetch([show.imageMedium, show.imageOriginal].compactMap { $0 })
         }

@@ -22,6 +22,13 @@ public final class LibraryService: Sendable {
         return text.isEmpty ? nil : text
     }
 
+    /// Checks a rating before anything is written: nil (no rating) or 1–10.
+    public static func validatedRating(_ value: Int?) throws(LibraryError) -> Int? {
+        guard let value else { return nil }
+        guard Rating.range.contains(value) else { throw .invalidRating(value) }
+        return value
+    }
+
     /// Flags for the given movies (for Favorite/Watched buttons on grids).
     public func states(profile: UUID?, movieIDs: [Int], kind: MediaKind = .movie) async throws -> [Int: LibraryItem] {
         guard let profile, !movieIDs.isEmpty else { return [:] }
@@ -63,7 +70,7 @@ public final class LibraryService: Sendable {
     }
 
     /// Applies a change and refreshes the snapshot. Returns nil when the title ends up in no list
-    /// (both flags off), in which case its row is removed.
+    /// and unrated (both flags off, no rating), in which case its row is removed.
     @discardableResult
     public func update(profile: UUID, movie: Movie, change: LibraryChange) async throws(LibraryError) -> LibraryItem? {
         let title: SavedTitle
@@ -71,16 +78,17 @@ public final class LibraryService: Sendable {
         return try await save(profile: profile, title: title, change: change)
     }
 
-    /// Saves or removes a TV show in the favorites (shows have no watched list or notes).
+    /// Saves or removes a TV show in the favorites, or rates it (shows have no watched list or notes).
     @discardableResult
-    public func update(profile: UUID, show: Show, favorite: Bool) async throws(LibraryError) -> LibraryItem? {
+    public func update(profile: UUID, show: Show, favorite: Bool?, rating: Int?? = nil) async throws(LibraryError) -> LibraryItem? {
         let title: SavedTitle
         do { title = try show.savedTitle() } catch { throw .storageFailed("\(error)") }
-        return try await save(profile: profile, title: title, change: LibraryChange(favorite: favorite, watched: false))
+        return try await save(profile: profile, title: title, change: LibraryChange(favorite: favorite, rating: rating))
     }
 
     func save(profile: UUID, title: SavedTitle, change: LibraryChange) async throws(LibraryError) -> LibraryItem? {
         let note: String?? = if let requested = change.note { .some(try Self.validatedNote(requested)) } else { nil }
+        let rating: Int?? = if let requested = change.rating { .some(try Self.validatedRating(requested)) } else { nil }
         let now = clock.now()
         defer { versions.bump(profile) }
         do {
@@ -98,7 +106,9 @@ public final class LibraryService: Sendable {
                 row.favorite = change.favorite ?? row.favorite
                 row.watched = change.watched ?? row.watched
                 if let note { row.note = note }
-                guard row.favorite || row.watched else {
+                if let rating { row.rating = rating.map(Int16.init) }
+                // A rated title stays saved (in All saved) even when it is in neither list.
+                guard row.favorite || row.watched || row.rating != nil else {
                     if existing != nil { try await row.delete(on: db) }
                     return nil
                 }
@@ -165,14 +175,16 @@ public final class LibraryService: Sendable {
         LibraryItem(
             kind: MediaKind(rawValue: row.mediaKind) ?? .movie, itemID: row.itemID, title: row.title, genre: row.genre,
             releaseDate: row.releaseDate, artworkURL: row.artworkURL, favorite: row.favorite, watched: row.watched,
-            note: row.note, updatedAt: row.updatedAt
+            note: row.note, rating: row.rating.map(Int.init), updatedAt: row.updatedAt
         )
     }
 }
 
 /// The card columns of `library_entries`, read without the snapshot.
 private struct ListRow: Decodable {
-    static let columns = ["media_kind", "item_id", "title", "genre", "release_date", "artwork_url", "favorite", "watched", "note", "updated_at"]
+    static let columns = [
+        "media_kind", "item_id", "title", "genre", "release_date", "artwork_url", "favorite", "watched", "note", "rating", "updated_at",
+    ]
     var media_kind: String
     var item_id: String
     var title: String
@@ -182,12 +194,13 @@ private struct ListRow: Decodable {
     var favorite: Bool
     var watched: Bool
     var note: String?
+    var rating: Int?
     var updated_at: Date
 
     var item: LibraryItem {
         LibraryItem(
             kind: MediaKind(rawValue: media_kind) ?? .movie, itemID: item_id, title: title, genre: genre, releaseDate: release_date,
-            artworkURL: artwork_url, favorite: favorite, watched: watched, note: note, updatedAt: updated_at
+            artworkURL: artwork_url, favorite: favorite, watched: watched, note: note, rating: rating, updatedAt: updated_at
         )
     }
 }

@@ -49,6 +49,8 @@ public struct LibraryItem: Sendable, Equatable {
     public var favorite: Bool
     public var watched: Bool
     public var note: String?
+    /// 1–10 half stars (`Rating`); nil when not rated.
+    public var rating: Int?
     public var updatedAt: Date
 
     public var year: Int? { releaseDate.map { Calendar.utc.component(.year, from: $0) } }
@@ -62,22 +64,44 @@ public struct LibraryPage: Sendable {
     public var pageCount: Int { max(1, (total + Self.pageSize - 1) / Self.pageSize) }
 }
 
-/// The flags and note a person wants for a title; nil leaves a field as it is.
+/// The flags, note and rating a person wants for a title; nil leaves a field as it is.
 public struct LibraryChange: Sendable, Equatable {
     public var favorite: Bool?
     public var watched: Bool?
     /// `.some(nil)` or an empty string clears the note.
     public var note: String??
+    /// `.some(nil)` clears the rating; otherwise 1–10 (`Rating`).
+    public var rating: Int??
 
-    public init(favorite: Bool? = nil, watched: Bool? = nil, note: String?? = nil) {
+    public init(favorite: Bool? = nil, watched: Bool? = nil, note: String?? = nil, rating: Int?? = nil) {
         self.favorite = favorite
         self.watched = watched
         self.note = note
+        self.rating = rating
+    }
+}
+
+/// A rating: 1 to 10 steps of half a star (1 = ½ ★ … 10 = 5 ★). IMDb's and Trakt's 1–10 are the
+/// same numbers; Letterboxd's ½–5 stars are twice theirs.
+public enum Rating {
+    public static let range = 1...10
+
+    /// "★★★½" for 7.
+    public static func stars(_ value: Int) -> String {
+        String(repeating: "★", count: value / 2) + (value % 2 == 1 ? "½" : "")
+    }
+
+    /// "3½ stars", "½ star", "5 stars": how a page and a screen reader say it.
+    public static func words(_ value: Int) -> String {
+        let whole = value / 2
+        let number = whole == 0 ? "½" : "\(whole)\(value % 2 == 1 ? "½" : "")"
+        return number + (value == 2 ? " star" : value == 1 ? " star" : " stars")
     }
 }
 
 public enum LibraryError: Error, Sendable, Equatable {
     case noteTooLong(limit: Int, actual: Int)
+    case invalidRating(Int)
     /// The database refused or failed the write (busy past its timeout, connection lost…).
     case storageFailed(String)
 
@@ -85,6 +109,8 @@ public enum LibraryError: Error, Sendable, Equatable {
         switch self {
         case .noteTooLong(let limit, let actual):
             "Your note is \(actual) characters long; notes can be at most \(limit) characters. Shorten it and save again."
+        case .invalidRating(let value):
+            "A rating goes from 1 (½ star) to 10 (5 stars); \(value) is not one. Choose a rating between ½ and 5 stars."
         case .storageFailed:
             "There was a problem saving your change. Please try again."
         }

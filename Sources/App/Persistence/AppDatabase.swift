@@ -45,6 +45,7 @@ public final class AppDatabase: Sendable {
         CreateClientLimits(),
         CreateSearchHistory(),
         CreateShopSigning(),
+        AddRatings(),
     ]
 
     private init(

@@ -70,6 +70,8 @@ final class LibraryEntryModel: Model, @unchecked Sendable {
     @Field(key: "favorite") var favorite: Bool
     @Field(key: "watched") var watched: Bool
     @OptionalField(key: "note") var note: String?
+    /// 1–10, half stars (`Rating`); nil when not rated.
+    @OptionalField(key: "rating") var rating: Int16?
     @Field(key: "snapshot") var snapshot: Data
     @Field(key: "created_at") var createdAt: Date
     @Field(key: "updated_at") var updatedAt: Date

@@ -241,6 +241,25 @@
     });
   }
 
+  // A rating is saved in place; the select already shows it, the live region says it.
+  function rate(form) {
+    const container = cardOrDetail(form);
+    const select = form.querySelector("select");
+    const buttons = Array.prototype.slice.call(form.querySelectorAll("button"));
+    if (form.dataset.busy) return;
+    const fields = { rating: select.value, return_to: form.querySelector("[name=return_to]").value };
+    setBusy(form, buttons, true);
+    post(form.action, fields).then(function (result) {
+      setBusy(form, buttons, false);
+      if (!result.ok) { failure(result, function () { rate(form); }); return; }
+      const words = select.options[select.selectedIndex].text.replace(/^[★½]+ /, "");
+      say(titleOf(container) + (select.value === "0" ? ": rating cleared." : ": rated " + words + "."));
+    }, function () {
+      setBusy(form, buttons, false);
+      failure(null, function () { rate(form); });
+    });
+  }
+
   // "Dune: added to Favorites", "Dune: moved to Watched", "Dune: removed from My Lists"…
   function changeSaid(title, fields, state) {
     if (!state.inLibrary) return title + ": removed from My Lists.";
@@ -313,6 +332,9 @@
     } else if (form.classList.contains("js-library")) {
       event.preventDefault();
       libraryAction(form, event.submitter);
+    } else if (form.classList.contains("js-rating")) {
+      event.preventDefault();
+      rate(form);
     } else if (form.classList.contains("js-note") || form.classList.contains("note-form")) {
       event.preventDefault();
       saveNote(form, function (state) {

@@ -37,6 +37,17 @@ enum FormInput {
         }
     }
 
+    /// A rating from the rating picker: absent means unchanged, "" or "0" clears it, "1"–"10" are
+    /// half stars (`Rating`).
+    static func rating(_ value: String?) throws(Invalid) -> Int?? {
+        guard let value else { return nil }
+        if value.isEmpty || value == "0" { return .some(nil) }
+        guard let number = Int(value), Rating.range.contains(number) else {
+            throw Invalid(message: "“rating” must be a number from 0 (no rating) to 10 (5 stars).")
+        }
+        return .some(number)
+    }
+
     /// The query string as an HTML form sends it (`application/x-www-form-urlencoded`: `+` is a
     /// space, `%2B` a plus), decoded by the same decoder as form bodies. Hummingbird's
     /// `queryParameters` keeps `+`, so GET forms (the search fields) are read here.

@@ -11,7 +11,7 @@ extension LibraryOutcome {
         case .notInLists: (.notFound, Self.notInListsText(kind))
         case .titleNotFound: (.notFound, Self.titleNotFoundText(kind, id))
         case .unavailable: (.serviceUnavailable, ErrorTexts.fetchFailed)
-        case .invalidNote(let message, _): (.unprocessableContent, message)
+        case .invalidNote(let message, _), .invalidRating(let message): (.unprocessableContent, message)
         case .storageFailed: (.serviceUnavailable, Self.saveFailedText(kind))
         case .tooManyNewVisitors(let wait): (.tooManyRequests, VisitorThrottle.Refused(retryAfter: wait).message)
         }
@@ -43,6 +43,8 @@ extension PageRenderer {
             return try response(page, status: status)
         case .notInLists, .titleNotFound:
             return try ErrorPages.notFound(self, detail)
+        case .invalidRating:
+            return try ErrorPages.badRequest(self, detail, backURL: returnTo)
         default:
             if let retry { return try ErrorPages.retry(self, message: detail, form: retry) }
             if case .unavailable = outcome { return try ErrorPages.fetchFailed(self, retryURL: Route.movie.link(id)) }

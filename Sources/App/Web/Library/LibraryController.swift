@@ -66,6 +66,7 @@ struct LibraryController {
         var favorite: String?
         var watched: String?
         var note: String?
+        var rating: String?
         var return_to: String?
         /// "1": un-marking Watched may remove the film and its note (the person was asked).
         var confirm: String?
@@ -80,7 +81,7 @@ struct LibraryController {
         do {
             change = LibraryChange(
                 favorite: try FormInput.flag(form.favorite, "favorite"), watched: try FormInput.flag(form.watched, "watched"),
-                note: form.note.map { .some($0) }
+                note: form.note.map { .some($0) }, rating: try FormInput.rating(form.rating)
             )
         } catch {
             return try renderer.unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
@@ -121,7 +122,7 @@ struct LibraryController {
     ) async throws -> Response? {
         guard change.watched == false, change.favorite != true, change.note == nil,
             let item = try await library.item(profile: context.profileID, movieID: id),
-            item.watched, !item.favorite, let note = item.note, !note.isEmpty
+            item.watched, !item.favorite, item.rating == nil, change.rating == nil, let note = item.note, !note.isEmpty
         else { return nil }
         let page = ConfirmRemovePage(
             title: item.title, actionURL: Route.removeMovie.link(id), returnTo: returnTo, cancelURL: Route.back(to: returnTo, movie: id),

@@ -7,6 +7,7 @@ struct LibraryStateJSON: Encodable {
     let favorite: Bool
     let watched: Bool
     let note: String?
+    let rating: Int?
     /// The film was just marked watched: the page should offer the note dialog.
     let offerNote: Bool
 
@@ -15,6 +16,7 @@ struct LibraryStateJSON: Encodable {
         favorite = item?.favorite ?? false
         watched = item?.watched ?? false
         note = item?.note
+        rating = item?.rating
         self.offerNote = offerNote
     }
 }

@@ -19,6 +19,8 @@ struct MovieCardView {
     let showToggles: Bool
     let canMoveToWatched: Bool
     let canMoveToFavorites: Bool
+    /// My Lists only.
+    let ratingPicker: RatingPicker?
 
     let favoriteLabel: String
     let watchedLabel: String
@@ -55,6 +57,9 @@ struct MovieCardView {
         self.showToggles = list == nil || list == .all
         self.canMoveToWatched = list == .favorites
         self.canMoveToFavorites = list == .watched
+        ratingPicker =
+            list == nil
+            ? nil : RatingPicker(actionURL: film.actionURL, returnTo: returnTo, anchor: film.anchor, title: title, rating: state?.rating)
     }
 }
 
@@ -79,6 +84,7 @@ extension MovieCardView: MustacheParent {
         case "canMoveToFavorites": canMoveToFavorites
         case "favoriteLabel": favoriteLabel
         case "watchedLabel": watchedLabel
+        case "ratingPicker": ratingPicker
         default: nil
         }
     }

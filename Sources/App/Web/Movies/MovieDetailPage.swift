@@ -23,6 +23,7 @@ struct MovieDetailPage: Page {
     let note: String?
     let noteURL: String
     let removeURL: String
+    let ratingPicker: RatingPicker
     let offers: TitleOffersView
 
     let favoriteLabel: String
@@ -49,6 +50,8 @@ struct MovieDetailPage: Page {
         note = saved?.note
         noteURL = Route.note(movie.id, returnTo: Route.movie.link(movie.id))
         removeURL = Route.removeMovieConfirmation(movie.id, returnTo: Route.movie.link(movie.id))
+        ratingPicker = RatingPicker(
+            actionURL: film.actionURL, returnTo: returnTo, anchor: film.anchor, title: movie.title, rating: saved?.rating)
         self.offers = TitleOffersView(offers)
     }
 }

@@ -85,7 +85,7 @@ struct SearchController {
             bestHeading: best == nil ? nil : "Best match",
             best: best,
             otherCards: result.otherMovies.map { MovieCardView(movie: $0, state: movieStates[$0.id], returnTo: returnTo) },
-            showCards: result.shows.map { ShowCardView(show: $0, saved: showStates[$0.id] != nil, returnTo: returnTo) },
+            showCards: result.shows.map { ShowCardView(show: $0, saved: showStates[$0.id]?.favorite == true, returnTo: returnTo) },
             flash: best.flatMap { Self.flash($0, done: done) }
         ).withHistory(history, returnTo: returnTo)
         let listing = ListingContext(

@@ -17,20 +17,23 @@ struct ShowCardView: MustacheParent {
     let anchor: String
     let returnTo: String
     let saved: Bool
+    /// On cards of saved shows (My Lists, TV Favorites).
+    let ratingPicker: RatingPicker?
 
     init(show: Show, saved: Bool, returnTo: String) {
         self.init(
             id: show.id, name: show.name, year: show.premieredYear, genre: show.genres.first, artworkURL: show.imageMedium, saved: saved,
-            returnTo: returnTo)
+            returnTo: returnTo, rating: nil)
     }
 
     init(item: LibraryItem, returnTo: String) {
         self.init(
-            id: Int(item.itemID) ?? 0, name: item.title, year: item.year, genre: item.genre, artworkURL: item.artworkURL, saved: true,
-            returnTo: returnTo)
+            id: Int(item.itemID) ?? 0, name: item.title, year: item.year, genre: item.genre, artworkURL: item.artworkURL,
+            saved: item.favorite, returnTo: returnTo, rating: .some(item.rating))
     }
 
-    private init(id: Int, name: String, year: Int?, genre: String?, artworkURL: String?, saved: Bool, returnTo: String) {
+    /// `rating`: `.some` on a card of the person's lists (which offers the rating picker).
+    private init(id: Int, name: String, year: Int?, genre: String?, artworkURL: String?, saved: Bool, returnTo: String, rating: Int??) {
         self.id = id
         self.name = name
         meta = [year.map(String.init), genre].compactMap { $0 }.joined(separator: " · ")
@@ -42,6 +45,8 @@ struct ShowCardView: MustacheParent {
         anchor = Route.cardAnchor(show: id)
         self.returnTo = returnTo
         self.saved = saved
+        let (action, anchor) = (actionURL, anchor)
+        ratingPicker = rating.map { RatingPicker(actionURL: action, returnTo: returnTo, anchor: anchor, title: name, rating: $0) }
     }
 
     /// Lists of up to 250 shows: answer template lookups without reflection (same values as reflection).
@@ -56,6 +61,7 @@ struct ShowCardView: MustacheParent {
         case "actionURL": actionURL
         case "removeActionURL": removeActionURL
         case "removeURL": removeURL
+        case "ratingPicker": ratingPicker
         case "anchor": anchor
         case "returnTo": returnTo
         case "saved": saved

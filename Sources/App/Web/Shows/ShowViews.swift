@@ -86,9 +86,12 @@ struct ShowDetailPage: Page {
     let removeActionURL: String
     let removeURL: String
     let returnTo: String
+    let ratingPicker: RatingPicker
     let offers: TitleOffersView
 
-    init(show: Show, source: CatalogSource, saved: Bool, offers: OfferService.TitleOffers) {
+    /// `saved`: the person's entry for the show (a favorite, rated, or both), if any.
+    init(show: Show, source: CatalogSource, saved entry: LibraryItem?, offers: OfferService.TitleOffers) {
+        let saved = entry?.favorite == true
         chrome = Chrome(
             show.name, tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), retryURL: Route.show.link(show.id),
             bodyClass: "show-detail", tvCredit: true)
@@ -111,7 +114,7 @@ struct ShowDetailPage: Page {
         add("Streaming", show.webChannel)
         add("Schedule", show.scheduleText)
         add("Runtime", show.runtimeMinutes.map { "\($0) min" })
-        add("Rating", show.rating.map { String(format: "%.1f / 10", $0) })
+        add("TVMaze rating", show.rating.map { String(format: "%.1f / 10", $0) })
         add("Type", show.type)
         add("Language", show.language)
         self.facts = facts
@@ -120,6 +123,8 @@ struct ShowDetailPage: Page {
         removeActionURL = Route.removeShow.link(show.id)
         returnTo = Route.show.link(show.id)
         removeURL = Route.removeShowConfirmation(show.id, returnTo: Route.show.link(show.id))
+        ratingPicker = RatingPicker(
+            actionURL: actionURL, returnTo: returnTo, anchor: Route.cardAnchor(show: show.id), title: show.name, rating: entry?.rating)
         self.offers = TitleOffersView(offers)
     }
 }

@@ -57,7 +57,8 @@ struct ShowsController {
     }
 
     private func savedIDs(_ profile: UUID?, _ shows: [Show]) async throws -> Set<Int> {
-        Set(try await library.states(profile: profile, movieIDs: shows.map(\.id), kind: .show).keys)
+        // A show's row may hold only a rating: TV Favorites are the rows marked favorite.
+        Set(try await library.states(profile: profile, movieIDs: shows.map(\.id), kind: .show).filter(\.value.favorite).keys)
     }
 
     func favorites(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -76,7 +77,7 @@ struct ShowsController {
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let id = try showID(context)
-        let saved = try await library.item(profile: context.profileID, movieID: id, kind: .show) != nil
+        let saved = try await library.item(profile: context.profileID, movieID: id, kind: .show)
         switch await titles.show(id, profile: context.profileID) {
         case .found(let show, let source):
             let offers = await offers.forTitle(OfferContext(show: show), visitor: context.visitor)
@@ -90,6 +91,7 @@ struct ShowsController {
 
     struct ChangeForm: Decodable {
         var favorite: String?
+        var rating: String?
         var return_to: String?
     }
 
@@ -98,26 +100,32 @@ struct ShowsController {
         let form = try await FormInput.decode(ChangeForm.self, request, context)
         let wantsJSON = FormInput.wantsJSON(request)
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.show.link(id))
-        let favorite: Bool
+        // The Favorite button sends favorite=1 (or nothing, as older pages did); the rating form sends only a rating.
+        let favorite: Bool?
+        let rating: Int??
         do {
-            favorite = try FormInput.flag(form.favorite, "favorite") ?? true
+            rating = try FormInput.rating(form.rating)
+            favorite = try FormInput.flag(form.favorite, "favorite") ?? (rating == nil ? true : nil)
         } catch {
             return try renderer.unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
         }
         var cookie: Cookie?
-        let outcome = await actions.saveShow(id, favorite: favorite, profile: context.profileID) {
+        let outcome = await actions.saveShow(id, favorite: favorite, rating: rating, profile: context.profileID) {
             let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
             cookie = newCookie
             return profile
         }
-        let retry = RetryForm(action: Route.saveShow.link(id), fields: [("favorite", favorite ? "1" : "0"), ("return_to", returnTo)])
+        let fields = [("favorite", favorite.map { $0 ? "1" : "0" }), ("rating", form.rating), ("return_to", returnTo)]
+        let retry = RetryForm(action: Route.saveShow.link(id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
         if let failure = try renderer.libraryFailure(
             outcome, kind: .show, id: id, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, note: nil
         ) {
             return failure
         }
         let back = Route.back(to: returnTo, show: id)
-        var response: Response = wantsJSON ? try JSONAnswer.ok(ShowStateJSON(saved: favorite)) : .redirect(to: back, type: .normal)
+        let item: LibraryItem? = if case .saved(let saved, _) = outcome { saved } else { nil }
+        let state = ShowStateJSON(saved: item?.favorite ?? false, rating: item?.rating)
+        var response: Response = wantsJSON ? try JSONAnswer.ok(state) : .redirect(to: back, type: .normal)
         if let cookie { response.setCookie(cookie) }
         return response
     }
@@ -163,4 +171,5 @@ struct ShowsController {
 
 struct ShowStateJSON: Encodable {
     let saved: Bool
+    var rating: Int? = nil
 }

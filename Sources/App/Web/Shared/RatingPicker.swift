@@ -1,0 +1,29 @@
+import Foundation
+
+/// A title's rating form (`shared/rating`): a select from "No rating" to 5 stars in half stars
+/// and a Rate button. Without JavaScript it posts and comes back at the card; with it, app.js
+/// saves in place and says the new rating.
+struct RatingPicker {
+    struct Option {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    let actionURL: String
+    let returnTo: String
+    /// Unique on a page: a title appears once.
+    let fieldID: String
+    let title: String
+    let options: [Option]
+
+    init(actionURL: String, returnTo: String, anchor: String, title: String, rating: Int?) {
+        self.actionURL = actionURL
+        self.returnTo = returnTo
+        fieldID = "rating-\(anchor)"
+        self.title = title
+        options =
+            [Option(value: "0", label: "No rating", selected: rating == nil)]
+            + Rating.range.map { Option(value: String($0), label: Rating.words($0), selected: $0 == rating) }
+    }
+}
