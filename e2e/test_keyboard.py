@@ -185,3 +185,34 @@ def test_moments_are_shown_in_the_browsers_time_zone(app, browser):
     assert "UTC" not in moment.text, moment.text
     assert "GMT+9" in moment.text and tokyo.strftime("%M") in moment.text, moment.text
     assert str(tokyo.day) in moment.text and str(tokyo.year) in moment.text
+
+
+def test_a_rating_is_chosen_and_saved_by_keyboard_and_announced(app, browser):
+    browser.get(app.url("/movies/9100000215"))
+    title = wait_for(browser, ".detail").get_attribute("data-title")
+    picker = tab_to(browser, lambda e: e.tag_name == "select" and e.accessible_name == f"Your rating of {title}")
+    for _ in range(7):  # "No rating", then ½, 1 … 3½ stars
+        picker.send_keys(Keys.ARROW_DOWN)
+    picker.send_keys(Keys.TAB)
+    rate = active(browser)
+    assert rate.accessible_name == f"Rate {title}"
+    rate.send_keys(Keys.ENTER)
+    until(browser, lambda d: d.execute_script("return document.getElementById('live-region').textContent") == f"{title}: rated 3½ stars.", 5)
+    assert active(browser) == rate, "focus left the Rate button"
+    browser.refresh()
+    selected = wait_for(browser, "select[name=rating] option:checked")
+    assert selected.text == "3½ stars"
+
+
+def test_without_javascript_a_rating_from_my_lists_comes_back_at_its_card(app, nojs_browser):
+    nojs_browser.get(app.url("/movies?year=2026"))
+    card = wait_for(nojs_browser, ".grid .card[data-movie-id]")
+    movie = card.get_attribute("data-movie-id")
+    card.find_element(By.CSS_SELECTOR, ".btn-fav").click()
+    until(nojs_browser, lambda d: d.find_element(By.ID, f"movie-{movie}").find_element(By.CSS_SELECTOR, ".btn-fav").get_attribute("aria-pressed") == "true")
+    nojs_browser.get(app.url("/library?list=favorites"))
+    select = wait_for(nojs_browser, f"#movie-{movie} select[name=rating]")
+    select.find_element(By.CSS_SELECTOR, "option[value='10']").click()
+    nojs_browser.find_element(By.CSS_SELECTOR, f"#movie-{movie} .rating-form button").click()
+    until(nojs_browser, lambda d: d.current_url.endswith(f"/library?list=favorites#movie-{movie}"), 10, nojs_browser.current_url)
+    assert nojs_browser.find_element(By.CSS_SELECTOR, f"#movie-{movie} select[name=rating] option:checked").text == "5 stars"
