@@ -9,6 +9,7 @@ public struct AppServices: Sendable {
     public let catalog: MovieCatalog
     public let shows: ShowCatalog
     public let library: LibraryService
+    public let diary: DiaryService
     let titles: TitleLookup
     public let sessions: SessionService
     public let accounts: AccountService
@@ -80,6 +81,7 @@ public struct AppServices: Sendable {
         offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock, referringStore: config.referringStore)
         shopOrders = ShopOrders(database: database, clock: clock, secrets: offers.secrets, store: config.referringStore)
         library = LibraryService(database: database, clock: clock)
+        diary = DiaryService(database: database, clock: clock, versions: library.versions)
         titles = TitleLookup(catalog: catalog, shows: shows, library: library)
         sessions = SessionService(
             database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400, newVisitorsPerHour: config.newVisitorsPerHour

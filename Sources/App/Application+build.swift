@@ -47,18 +47,20 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
 
     // Pages and forms: CSRF-checked. The console is a group inside them whose gate denies by default.
     let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer)).add(middleware: FairShareMiddleware())
-    let actions = LibraryActions(titles: services.titles, library: services.library, posters: services.posters, logger: services.logger)
+    let actions = LibraryActions(
+        titles: services.titles, library: services.library, diary: services.diary, posters: services.posters, logger: services.logger)
     pages.on(Route.health) { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "ok")))
     }
     MoviesController(
-        catalog: services.catalog, library: services.library, offers: services.offers, titles: services.titles,
+        catalog: services.catalog, library: services.library, diary: services.diary, offers: services.offers, titles: services.titles,
         clock: services.clock, renderer: renderer, sharedPages: RenderedPageCache()
     ).register(on: pages)
     LibraryController(
         library: services.library, sessions: services.sessions, actions: actions, offers: services.offers, renderer: renderer,
         pages: PersonalPageCache(clock: services.clock)
     ).register(on: pages)
+    DiaryController(diary: services.diary, sessions: services.sessions, actions: actions, renderer: renderer).register(on: pages)
     PosterController(posters: services.posters).register(on: pages)
     ShowsController(
         shows: services.shows, library: services.library, sessions: services.sessions, offers: services.offers,

@@ -30,6 +30,7 @@ enum LibraryOutcome: Sendable {
 struct LibraryActions: Sendable {
     let titles: TitleLookup
     let library: LibraryService
+    let diary: DiaryService
     let posters: PosterService
     let logger: Logger
 

@@ -1,10 +1,11 @@
 import FluentKit
 import Foundation
+import SQLKit
 
 extension LibraryService {
-    /// Moves a visitor's lists into an account in one transaction; nothing is lost. The same title
-    /// in both becomes one entry: flags combined (either list counts), the newer note kept (an older
-    /// note survives when the newer entry has none), the newer snapshot kept. The newer last search
+    /// Moves a visitor's lists and diary into an account in one transaction; nothing is lost. The
+    /// same title in both becomes one entry: flags combined (either list counts), the newer note and
+    /// rating kept (older ones survive when the newer entry has none), the newer snapshot kept. The newer last search
     /// is kept too. The visitor's profile is then deleted (with its sessions).
     func merge(visitor: UUID, into account: UUID) async throws {
         guard visitor != account else { return }
@@ -26,6 +27,7 @@ extension LibraryService {
                 existing.favorite = existing.favorite || entry.favorite
                 existing.watched = existing.watched || entry.watched
                 existing.note = newer.note ?? older.note
+                existing.rating = newer.rating ?? older.rating
                 existing.title = newer.title
                 existing.genre = newer.genre
                 existing.releaseDate = newer.releaseDate
@@ -36,6 +38,9 @@ extension LibraryService {
                 try await entry.delete(on: db)
                 try await existing.update(on: db)
             }
+            // Every watch in the visitor's diary joins the account's (a diary is a history: all kept).
+            try await (db as! any SQLDatabase).update("watches").set("profile_id", to: SQLBind(account))
+                .where("profile_id", .equal, SQLBind(visitor)).run()
             if let search = try await LastSearchModel.find(visitor, on: db) {
                 let kept = try await LastSearchModel.find(account, on: db)
                 if kept == nil || kept!.searchedAt < search.searchedAt {

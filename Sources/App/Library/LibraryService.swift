@@ -103,6 +103,7 @@ public final class LibraryService: Sendable {
                     row.watched = false
                     row.createdAt = now
                 }
+                let wasWatched = existing?.watched == true
                 row.favorite = change.favorite ?? row.favorite
                 row.watched = change.watched ?? row.watched
                 if let note { row.note = note }
@@ -119,6 +120,13 @@ public final class LibraryService: Sendable {
                 row.snapshot = title.snapshot
                 row.updatedAt = now
                 try await row.save(on: db)
+                if row.watched, !wasWatched {
+                    // Marking Watched logs a watch in the diary, today (a note given with it goes to the title).
+                    let watch = Watch(
+                        id: UUID(), kind: title.kind, itemID: title.itemID, title: title.title, artworkURL: title.artworkURL,
+                        day: DiaryService.today(now), rating: row.rating.map(Int.init), note: nil, isRewatch: false)
+                    try await DiaryService.insert(watch, profile: profile, at: now, on: db as! any SQLDatabase)
+                }
                 return Self.item(row)
             }
         } catch let error as LibraryError {

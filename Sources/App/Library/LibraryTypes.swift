@@ -102,6 +102,8 @@ public enum Rating {
 public enum LibraryError: Error, Sendable, Equatable {
     case noteTooLong(limit: Int, actual: Int)
     case invalidRating(Int)
+    /// A watch's day that is not a date, or in the future.
+    case invalidDay(String)
     /// The database refused or failed the write (busy past its timeout, connection lost…).
     case storageFailed(String)
 
@@ -111,6 +113,7 @@ public enum LibraryError: Error, Sendable, Equatable {
             "Your note is \(actual) characters long; notes can be at most \(limit) characters. Shorten it and save again."
         case .invalidRating(let value):
             "A rating goes from 1 (½ star) to 10 (5 stars); \(value) is not one. Choose a rating between ½ and 5 stars."
+        case .invalidDay(let message): message
         case .storageFailed:
             "There was a problem saving your change. Please try again."
         }

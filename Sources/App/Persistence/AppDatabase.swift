@@ -46,6 +46,7 @@ public final class AppDatabase: Sendable {
         CreateSearchHistory(),
         CreateShopSigning(),
         AddRatings(),
+        CreateWatches(),
     ]
 
     private init(

@@ -57,6 +57,10 @@ enum Route: String, SiteRoute {
     case saveMovie = "POST /library/movies/:id"
     case confirmRemoveMovie = "GET /library/movies/:id/remove"
     case removeMovie = "POST /library/movies/:id/remove"
+    case logMovieWatch = "POST /library/movies/:id/watches"
+    case logShowWatch = "POST /library/shows/:id/watches"
+    case diary = "GET /diary"
+    case deleteWatch = "POST /diary/:id/delete"
 
     case shows = "GET /shows"
     case showFavorites = "GET /shows/favorites"
@@ -92,7 +96,7 @@ enum Route: String, SiteRoute {
         guard let route = allCases.first(where: { $0.method == .get && $0.matches(bare) }) else { return nil }
         return switch route {
         case .home, .movies, .movie, .movieNote: .movies
-        case .library, .confirmRemoveMovie, .confirmRemoveShow: .library
+        case .library, .confirmRemoveMovie, .confirmRemoveShow, .diary: .library
         case .shows, .showFavorites, .show: .shows
         default: nil
         }
@@ -168,6 +172,8 @@ extension Route {
     /// that card (`back(to:movie:)`), not at the top of a long list; the title's own page has no card.
     static func cardAnchor(movie id: Int) -> String { "movie-\(id)" }
     static func cardAnchor(show id: Int) -> String { "show-\(id)" }
+    /// `return_to` at an element of its page (`#diary`), unless it already names one.
+    static func back(to returnTo: String, at anchor: String) -> String { returnTo.contains("#") ? returnTo : "\(returnTo)#\(anchor)" }
     static func back(to returnTo: String, movie id: Int) -> String { back(to: returnTo, at: cardAnchor(movie: id), unless: movie.link(id)) }
     static func back(to returnTo: String, show id: Int) -> String { back(to: returnTo, at: cardAnchor(show: id), unless: show.link(id)) }
 
@@ -175,6 +181,10 @@ extension Route {
         let path = returnTo.prefix { $0 != "?" }
         return returnTo.contains("#") || path == detailPage ? returnTo : "\(returnTo)#\(anchor)"
     }
+
+    static func diaryPage(_ page: Int) -> String { diary.link(query: ["page": page > 1 ? "\(page)" : nil]) }
+    static func logWatch(_ kind: MediaKind, _ id: Int) -> String { (kind == .movie ? logMovieWatch : logShowWatch).link(id) }
+    static func titlePage(_ kind: MediaKind, _ id: String) -> String { (kind == .movie ? movie : show).link(id) }
 
     static func libraryList(_ list: LibraryList, page: Int = 1, kind: MediaKind? = nil) -> String {
         library.link(query: ["list": list.rawValue, "kind": kind?.rawValue, "page": page > 1 ? "\(page)" : nil])

@@ -499,4 +499,11 @@
     const date = new Date(time.getAttribute("datetime"));
     if (!isNaN(date)) time.textContent = localMoment.format(date);
   });
+
+  // A watch's day defaults to today on this device's calendar (the server only knows UTC's).
+  document.querySelectorAll("input[type=date][data-today]").forEach(function (input) {
+    const now = new Date();
+    const today = new Date(now.getTime() - now.getTimezoneOffset() * 60000).toISOString().slice(0, 10);
+    if (input.value && input.value !== today && input.defaultValue === input.value) input.value = today;
+  });
 })();

@@ -64,6 +64,7 @@ struct MyListsPage: Page {
     let chrome: Chrome
     let tabs: [LibraryTab]
     let kindTabs: [LibraryTab]
+    let diaryURL = Route.diary.path
     /// `MovieCardView` or `ShowCardView` (the template picks the partial by `isShow`), in runs with sponsored slots.
     let groups: [CardGroup<Any>]
     let hasCards: Bool

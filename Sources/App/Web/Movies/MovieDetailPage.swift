@@ -24,12 +24,13 @@ struct MovieDetailPage: Page {
     let noteURL: String
     let removeURL: String
     let ratingPicker: RatingPicker
+    let titleDiary: TitleDiaryView
     let offers: TitleOffersView
 
     let favoriteLabel: String
     let watchedLabel: String
 
-    init(movie: Movie, source: CatalogSource, saved: LibraryItem?, offers: OfferService.TitleOffers) {
+    init(movie: Movie, source: CatalogSource, saved: LibraryItem?, watches: [Watch], now: Date, offers: OfferService.TitleOffers) {
         chrome = Chrome(movie.title, tab: .movies, notice: Formats.sourceNotice(source), retryURL: Route.movie.link(movie.id))
         film = FilmFields(id: movie.id, title: movie.title, artworkURL: movie.artworkURL, saved: saved)
         year = movie.year.map(String.init)
@@ -52,6 +53,7 @@ struct MovieDetailPage: Page {
         removeURL = Route.removeMovieConfirmation(movie.id, returnTo: Route.movie.link(movie.id))
         ratingPicker = RatingPicker(
             actionURL: film.actionURL, returnTo: returnTo, anchor: film.anchor, title: movie.title, rating: saved?.rating)
+        titleDiary = TitleDiaryView(kind: .movie, id: movie.id, title: movie.title, watches: watches, now: now)
         self.offers = TitleOffersView(offers)
     }
 }

@@ -22,8 +22,12 @@ struct RatingPicker {
         self.returnTo = returnTo
         fieldID = "rating-\(anchor)"
         self.title = title
-        options =
-            [Option(value: "0", label: "No rating", selected: rating == nil)]
+        options = Self.options(selected: rating)
+    }
+
+    /// "No rating", then ½ star to 5 stars.
+    static func options(selected rating: Int?) -> [Option] {
+        [Option(value: "0", label: "No rating", selected: rating == nil)]
             + Rating.range.map { Option(value: String($0), label: Rating.words($0), selected: $0 == rating) }
     }
 }

@@ -87,10 +87,11 @@ struct ShowDetailPage: Page {
     let removeURL: String
     let returnTo: String
     let ratingPicker: RatingPicker
+    let titleDiary: TitleDiaryView
     let offers: TitleOffersView
 
     /// `saved`: the person's entry for the show (a favorite, rated, or both), if any.
-    init(show: Show, source: CatalogSource, saved entry: LibraryItem?, offers: OfferService.TitleOffers) {
+    init(show: Show, source: CatalogSource, saved entry: LibraryItem?, watches: [Watch], now: Date, offers: OfferService.TitleOffers) {
         let saved = entry?.favorite == true
         chrome = Chrome(
             show.name, tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), retryURL: Route.show.link(show.id),
@@ -125,6 +126,7 @@ struct ShowDetailPage: Page {
         removeURL = Route.removeShowConfirmation(show.id, returnTo: Route.show.link(show.id))
         ratingPicker = RatingPicker(
             actionURL: actionURL, returnTo: returnTo, anchor: Route.cardAnchor(show: show.id), title: show.name, rating: entry?.rating)
+        titleDiary = TitleDiaryView(kind: .show, id: show.id, title: show.name, watches: watches, now: now)
         self.offers = TitleOffersView(offers)
     }
 }

@@ -81,7 +81,9 @@ struct ShowsController {
         switch await titles.show(id, profile: context.profileID) {
         case .found(let show, let source):
             let offers = await offers.forTitle(OfferContext(show: show), visitor: context.visitor)
-            return try renderer.response(ShowDetailPage(show: show, source: source, saved: saved, offers: offers))
+            let watches = try await actions.diary.watches(profile: context.profileID, kind: .show, itemID: String(id))
+            let page = ShowDetailPage(show: show, source: source, saved: saved, watches: watches, now: actions.diary.clock.now(), offers: offers)
+            return try renderer.response(page)
         case .notFound:
             return try ErrorPages.notFound(renderer, "TVMaze has no show with the id \(id). Search TV Shows by name, or browse the index.")
         case .unavailable:

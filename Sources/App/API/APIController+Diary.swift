@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import OpenAPIRuntime
+import PopcornAPI
+
+/// The watch diary in JSON API v1, over the same use cases as the diary pages.
+extension APIController {
+    func listDiary(_ input: Operations.ListDiary.Input) async throws -> Operations.ListDiary.Output {
+        let page = input.query.page ?? 1
+        guard (1...100_000).contains(page) else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("page must be between 1 and 100000."))))
+        }
+        guard let profile = APIScope.session?.existing else { return .unauthorized(APIRefusal.signInResponse) }
+        let result = try await actions.diary.page(profile: profile, page: page)
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        page: result.page, pageSize: DiaryPage.pageSize, total: result.total,
+                        items: result.watches.map(Components.Schemas.DiaryEntry.init)))))
+    }
+
+    func logWatch(_ input: Operations.LogWatch.Input) async throws -> Operations.LogWatch.Output {
+        guard case .json(let body) = input.body else { throw HTTPError(.unsupportedMediaType) }
+        guard let session = APIScope.session else { throw APIError.noSession }
+        guard let id = Int(exactly: body.titleId), id > 0 else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("titleId must be a positive id."))))
+        }
+        let kind: MediaKind = body.kind == .show ? .show : .movie
+        let rating = body.rating.flatMap(Self.ratingChange)
+        let outcome = await actions.logWatch(
+            kind: kind, id: id, day: body.date, rating: rating, note: body.note.flatMap { $0.isEmpty ? nil : $0 }, profile: session.profileID
+        ) { try await session.profileForWrite() }
+        switch outcome {
+        case .logged(let watch): return .created(.init(body: .json(.init(watch))))
+        case .invalid(let message): return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: message))))
+        case .titleNotFound:
+            return .notFound(.init(body: .applicationProblemJson(.notFound(LibraryOutcome.titleNotFoundText(kind, id)))))
+        case .unavailable: return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
+        case .tooManyNewVisitors(let wait):
+            let problem = Components.Schemas.Problem(status: 429, detail: VisitorThrottle.Refused(retryAfter: wait).message)
+            return .tooManyRequests(.init(headers: .init(retryAfter: wait), body: .applicationProblemJson(problem)))
+        case .storageFailed:
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(LibraryOutcome.saveFailedText(kind)))))
+        }
+    }
+
+    func deleteWatch(_ input: Operations.DeleteWatch.Input) async throws -> Operations.DeleteWatch.Output {
+        let missing = Components.Schemas.Problem.notFound("That watch is not in your diary.")
+        guard let id = UUID(uuidString: input.path.entryId), let profile = APIScope.session?.existing else {
+            return .notFound(.init(body: .applicationProblemJson(missing)))
+        }
+        do {
+            return try await actions.diary.delete(profile: profile, id: id)
+                ? .noContent(.init()) : .notFound(.init(body: .applicationProblemJson(missing)))
+        } catch {
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveFailed))))
+        }
+    }
+}
+
+extension Components.Schemas.DiaryEntry {
+    init(_ watch: Watch) {
+        self.init(
+            id: watch.id.uuidString.lowercased(), kind: watch.kind == .show ? .show : .movie, titleId: Int64(watch.itemID) ?? 0,
+            title: watch.title, date: watch.day, rating: watch.rating, note: watch.note, rewatch: watch.isRewatch)
+    }
+}

@@ -1,0 +1,190 @@
+import FluentKit
+import Foundation
+import SQLKit
+
+/// One time a person watched a title: its day (`yyyy-MM-dd`), its own rating and note.
+public struct Watch: Sendable, Equatable {
+    public var id: UUID
+    public var kind: MediaKind
+    public var itemID: String
+    public var title: String
+    public var artworkURL: String?
+    public var day: String
+    public var rating: Int?
+    public var note: String?
+    /// Not the title's first watch (an earlier day, or earlier the same day).
+    public var isRewatch: Bool
+}
+
+public struct DiaryPage: Sendable {
+    public static let pageSize = 50
+    public var watches: [Watch]
+    public var total: Int
+    public var page: Int
+    public var pageCount: Int { max(1, (total + Self.pageSize - 1) / Self.pageSize) }
+}
+
+/// The watch diary (`watches`): a dated watch for every time a person watched a title, logged
+/// when a title is marked Watched (today), or by hand for any day up to today (a rewatch is
+/// simply another watch). Newest first, by day.
+public final class DiaryService: Sendable {
+    let database: AppDatabase
+    let clock: any AppClock
+    let versions: LibraryVersions
+
+    init(database: AppDatabase, clock: any AppClock, versions: LibraryVersions) {
+        self.database = database
+        self.clock = clock
+        self.versions = versions
+    }
+
+    static let dayFormat: Date.ISO8601FormatStyle = .iso8601.year().month().day()
+
+    /// Today on the calendar of the people furthest ahead (UTC+14): no one's today is later, so a
+    /// day after it is in the future for everyone.
+    static func latestToday(_ now: Date) -> String { now.addingTimeInterval(14 * 3600).formatted(dayFormat) }
+
+    /// Today in UTC, the day a watch is logged on when none is given.
+    static func today(_ now: Date) -> String { now.formatted(dayFormat) }
+
+    /// A `yyyy-MM-dd` day from 1888 (the first film) to today; anything else says what is wrong.
+    public static func validatedDay(_ raw: String, now: Date) throws(LibraryError) -> String {
+        let day = raw.trimmingCharacters(in: .whitespaces)
+        guard day.count == 10, let date = try? Date(day + "T12:00:00Z", strategy: .iso8601), date.formatted(dayFormat) == day else {
+            throw .invalidDay("“\(raw.prefix(20))” is not a date. Use the form’s date picker, or write it as 2026-11-24.")
+        }
+        guard day >= "1888-01-01" else { throw .invalidDay("That is before the first film was made. Check the year.") }
+        guard day <= latestToday(now) else { throw .invalidDay("\(day) has not happened yet: a watch can only be logged for today or earlier.") }
+        return day
+    }
+
+    /// Logs a watch of `title` on `day`, checked first (note, rating, day).
+    @discardableResult
+    public func log(profile: UUID, title: SavedTitle, day: String, rating: Int?, note: String?) async throws(LibraryError) -> Watch {
+        var watch = Watch(
+            id: UUID(), kind: title.kind, itemID: title.itemID, title: title.title, artworkURL: title.artworkURL,
+            day: try Self.validatedDay(day, now: clock.now()), rating: try LibraryService.validatedRating(rating),
+            note: try LibraryService.validatedNote(note), isRewatch: false)
+        let now = clock.now()
+        defer { versions.bump(profile) }
+        do {
+            let logged = watch
+            watch.isRewatch = try await database.write(serializedBy: profile.uuidString) { db in
+                let sql = db as! any SQLDatabase
+                // A rewatch when the title was watched on this day or before (this one is the latest logged).
+                let earlier =
+                    try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("watches")
+                    .where("profile_id", .equal, SQLBind(profile)).where("media_kind", .equal, SQLBind(logged.kind.rawValue))
+                    .where("item_id", .equal, SQLBind(logged.itemID)).where("watched_on", .lessThanOrEqual, SQLBind(logged.day))
+                    .first(decodingColumn: "n", as: Int.self) ?? 0
+                try await Self.insert(logged, profile: profile, at: now, on: sql)
+                return earlier > 0
+            }
+        } catch {
+            throw .storageFailed("\(error)")
+        }
+        return watch
+    }
+
+    static func insert(_ watch: Watch, profile: UUID, at now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.insert(into: "watches")
+            .columns("id", "profile_id", "media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "created_at")
+            .values(
+                SQLBind(watch.id), SQLBind(profile), SQLBind(watch.kind.rawValue), SQLBind(watch.itemID), SQLBind(watch.title),
+                SQLBind(watch.artworkURL), SQLBind(watch.day), SQLBind(watch.rating), SQLBind(watch.note), SQLBind(now)
+            )
+            .run()
+    }
+
+    /// Deletes one of the person's own watches; false when there is no such watch of theirs.
+    public func delete(profile: UUID, id: UUID) async throws(LibraryError) -> Bool {
+        defer { versions.bump(profile) }
+        do {
+            return try await database.write(serializedBy: profile.uuidString) { db in
+                let sql = db as! any SQLDatabase
+                let found = try await sql.select().column("id").from("watches")
+                    .where("id", .equal, SQLBind(id)).where("profile_id", .equal, SQLBind(profile)).first()
+                guard found != nil else { return false }
+                try await sql.delete(from: "watches").where("id", .equal, SQLBind(id)).run()
+                return true
+            }
+        } catch {
+            throw .storageFailed("\(error)")
+        }
+    }
+
+    /// One page of the diary, newest day first.
+    public func page(profile: UUID?, page: Int) async throws -> DiaryPage {
+        guard let profile else { return DiaryPage(watches: [], total: 0, page: 1) }
+        let sql = database.sql
+        let total =
+            try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("watches")
+            .where("profile_id", .equal, SQLBind(profile)).first(decodingColumn: "n", as: Int.self) ?? 0
+        let number = max(1, page)
+        let rows = try await Self.rows(sql.select(), profile: profile)
+            .orderBy("watched_on", .descending).orderBy("created_at", .descending)
+            .limit(DiaryPage.pageSize).offset((number - 1) * DiaryPage.pageSize)
+            .all(decoding: Row.self)
+        return DiaryPage(watches: try await markRewatches(rows, profile: profile), total: total, page: number)
+    }
+
+    /// A title's own watches, newest first (its page lists them).
+    public func watches(profile: UUID?, kind: MediaKind, itemID: String) async throws -> [Watch] {
+        guard let profile else { return [] }
+        let rows = try await Self.rows(database.sql.select(), profile: profile)
+            .where("media_kind", .equal, SQLBind(kind.rawValue)).where("item_id", .equal, SQLBind(itemID))
+            .orderBy("watched_on", .descending).orderBy("created_at", .descending).limit(500)
+            .all(decoding: Row.self)
+        return rows.enumerated().map { index, row in row.watch(isRewatch: index < rows.count - 1) }
+    }
+
+    private static func rows(_ select: SQLSelectBuilder, profile: UUID) -> SQLSelectBuilder {
+        select.columns(Row.columns.map { SQLIdentifier($0) }).from("watches").where("profile_id", .equal, SQLBind(profile))
+    }
+
+    /// A watch is a rewatch when the same title has a watch on an earlier day (or earlier that day).
+    private func markRewatches(_ rows: [Row], profile: UUID) async throws -> [Watch] {
+        guard !rows.isEmpty else { return [] }
+        let earliest = try await database.sql.select()
+            .column("media_kind").column("item_id").column(SQLFunction("MIN", args: SQLIdentifier("watched_on")), as: "first_day")
+            .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .from("watches").where("profile_id", .equal, SQLBind(profile))
+            .where("item_id", .in, SQLBind.group(Array(Set(rows.map(\.item_id)))))
+            .groupBy("media_kind").groupBy("item_id")
+            .all(decoding: FirstWatch.self)
+        let first = Dictionary(earliest.map { ("\($0.media_kind)|\($0.item_id)", $0) }, uniquingKeysWith: { a, _ in a })
+        return rows.map { row in
+            guard let title = first["\(row.media_kind)|\(row.item_id)"], title.n > 1 else { return row.watch(isRewatch: false) }
+            return row.watch(isRewatch: row.watched_on > title.first_day || rows.contains { $0.sameTitle(row) && $0.isEarlier(than: row) })
+        }
+    }
+
+    private struct FirstWatch: Decodable {
+        var media_kind: String
+        var item_id: String
+        var first_day: String
+        var n: Int
+    }
+
+    private struct Row: Decodable {
+        static let columns = ["id", "media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "created_at"]
+        var id: UUID
+        var media_kind: String
+        var item_id: String
+        var title: String
+        var artwork_url: String?
+        var watched_on: String
+        var rating: Int?
+        var note: String?
+        var created_at: Date
+
+        func sameTitle(_ other: Row) -> Bool { media_kind == other.media_kind && item_id == other.item_id }
+        func isEarlier(than other: Row) -> Bool { watched_on == other.watched_on && created_at < other.created_at }
+
+        func watch(isRewatch: Bool) -> Watch {
+            Watch(
+                id: id, kind: MediaKind(rawValue: media_kind) ?? .movie, itemID: item_id, title: title, artworkURL: artwork_url,
+                day: watched_on, rating: rating, note: note, isRewatch: isRewatch)
+        }
+    }
+}

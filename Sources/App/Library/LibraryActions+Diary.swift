@@ -1,0 +1,64 @@
+import Foundation
+
+/// What logging a watch came to; the pages and the API each answer it with one switch.
+enum DiaryOutcome: Sendable {
+    case logged(Watch)
+    /// The day, rating or note is not acceptable: what to change. Nothing was written.
+    case invalid(String)
+    case titleNotFound
+    case unavailable
+    case tooManyNewVisitors(retryAfter: Int)
+    case storageFailed
+}
+
+extension LibraryActions {
+    /// Logs a watch of a film or show on `day` (today when nil): the title from the catalogue (or
+    /// its saved snapshot), the day, rating and note checked before a profile is made or anything
+    /// written.
+    func logWatch(
+        kind: MediaKind, id: Int, day: String?, rating: Int?, note: String?, profile: UUID?, writer: () async throws -> UUID
+    ) async -> DiaryOutcome {
+        let now = diary.clock.now()
+        do {
+            _ = try DiaryService.validatedDay(day ?? DiaryService.today(now), now: now)
+            _ = try LibraryService.validatedRating(rating)
+            _ = try LibraryService.validatedNote(note)
+        } catch {
+            return .invalid(error.message)
+        }
+        let title: SavedTitle
+        do {
+            switch kind {
+            case .movie:
+                switch await titles.movie(id, profile: profile) {
+                case .found(let movie, _): title = try movie.savedTitle()
+                case .notFound: return .titleNotFound
+                case .unavailable: return .unavailable
+                }
+            case .show:
+                switch await titles.show(id, profile: profile) {
+                case .found(let show, _): title = try show.savedTitle()
+                case .notFound: return .titleNotFound
+                case .unavailable: return .unavailable
+                }
+            }
+        } catch {
+            return .storageFailed
+        }
+        do {
+            let owner = try await writer()
+            return .logged(try await diary.log(profile: owner, title: title, day: day ?? DiaryService.today(now), rating: rating, note: note))
+        } catch let refused as VisitorThrottle.Refused {
+            return .tooManyNewVisitors(retryAfter: refused.retryAfter)
+        } catch let error as LibraryError {
+            if case .storageFailed = error {
+                logger.error("diary write failed", metadata: ["error": "\(error)"])
+                return .storageFailed
+            }
+            return .invalid(error.message)
+        } catch {
+            logger.error("visitor creation failed", metadata: ["error": "\(error)"])
+            return .storageFailed
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+
+/// The watch diary: its page (by month, newest first, paged), logging a watch from a title's
+/// page (any day up to today; a rewatch is another watch) and deleting one. Forms post and
+/// redirect back; they work the same with and without JavaScript.
+struct DiaryController {
+    let diary: DiaryService
+    let sessions: SessionService
+    let actions: LibraryActions
+    let renderer: PageRenderer
+
+    func register(on router: RouterGroup<AppRequestContext>) {
+        router.on(Route.diary) { request, context in try await page(request, context) }
+        router.on(Route.logMovieWatch) { request, context in try await log(.movie, request, context) }
+        router.on(Route.logShowWatch) { request, context in try await log(.show, request, context) }
+        router.on(Route.deleteWatch) { request, context in try await delete(request, context) }
+    }
+
+    func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let pageText = request.uri.queryParameters["page"].map(String.init) ?? "1"
+        guard let number = Int(pageText), number >= 1, number <= 100_000 else {
+            return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Route.diary.path)
+        }
+        return try renderer.response(DiaryPageView(try await diary.page(profile: context.profileID, page: number)))
+    }
+
+    struct LogForm: Decodable {
+        var day: String?
+        var rating: String?
+        var note: String?
+        var return_to: String?
+    }
+
+    func log(_ kind: MediaKind, _ request: Request, _ context: AppRequestContext) async throws -> Response {
+        guard let raw = context.parameters.get("id"), let id = Int(raw), id > 0 else {
+            throw HTTPError(.notFound, message: "There is no title at this address.")
+        }
+        let form = try await FormInput.decode(LogForm.self, request, context)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.titlePage(kind, String(id)))
+        let rating: Int?
+        do { rating = try FormInput.rating(form.rating) ?? nil } catch {
+            return try ErrorPages.badRequest(renderer, error.message, backURL: returnTo)
+        }
+        let note = form.note.flatMap { $0.isEmpty ? nil : $0 }
+        var cookie: Cookie?
+        let outcome = await actions.logWatch(kind: kind, id: id, day: form.day, rating: rating, note: note, profile: context.profileID) {
+            let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
+            cookie = newCookie
+            return profile
+        }
+        var response: Response
+        switch outcome {
+        case .logged: response = .redirect(to: Route.back(to: returnTo, at: "diary"), type: .normal)
+        case .invalid(let message): return try ErrorPages.badRequest(renderer, message, backURL: returnTo)
+        case .titleNotFound: return try ErrorPages.notFound(renderer, LibraryOutcome.titleNotFoundText(kind, id))
+        case .unavailable: return try ErrorPages.fetchFailed(renderer, retryURL: Route.titlePage(kind, String(id)))
+        case .tooManyNewVisitors(let wait):
+            var headers = HTTPFields()
+            headers[.retryAfter] = String(wait)
+            throw HTTPError(.tooManyRequests, headers: headers, message: VisitorThrottle.Refused(retryAfter: wait).message)
+        case .storageFailed:
+            let fields = [("day", form.day), ("rating", form.rating), ("note", form.note), ("return_to", returnTo)]
+            let retry = RetryForm(action: Route.logWatch(kind, id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
+            return try ErrorPages.retry(renderer, message: LibraryOutcome.saveFailedText(kind), form: retry)
+        }
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    struct DeleteForm: Decodable {
+        var return_to: String?
+    }
+
+    func delete(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw), let profile = context.profileID else {
+            throw HTTPError(.notFound, message: "That watch is not in your diary (it may have been deleted on another device).")
+        }
+        let form = try await FormInput.decode(DeleteForm.self, request, context)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.diary.path)
+        guard try await diary.delete(profile: profile, id: id) else {
+            throw HTTPError(.notFound, message: "That watch is not in your diary (it may have been deleted on another device).")
+        }
+        return .redirect(to: returnTo, type: .normal)
+    }
+}

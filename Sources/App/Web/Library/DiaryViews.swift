@@ -1,0 +1,102 @@
+import Foundation
+
+/// One watch as the diary and a title's page show it.
+struct WatchView {
+    let title: String
+    let detailURL: String
+    let dayISO: String
+    let dayText: String
+    let stars: String?
+    let words: String?
+    let note: String?
+    let isRewatch: Bool
+    let deleteURL: String
+    let returnTo: String
+
+    init(_ watch: Watch, returnTo: String) {
+        title = watch.title
+        detailURL = Route.titlePage(watch.kind, watch.itemID)
+        dayISO = watch.day
+        dayText = Self.longDay(watch.day)
+        stars = watch.rating.map(Rating.stars)
+        words = watch.rating.map { "Rated " + Rating.words($0) }
+        note = watch.note
+        isRewatch = watch.isRewatch
+        deleteURL = Route.deleteWatch.link(watch.id.uuidString.lowercased())
+        self.returnTo = returnTo
+    }
+
+    /// "24 November 2026" for `2026-11-24`.
+    static func longDay(_ day: String) -> String {
+        guard let date = try? Date(day + "T12:00:00Z", strategy: .iso8601) else { return day }
+        return UTCFormatters.longDay.string(from: date)
+    }
+}
+
+/// A title's diary on its page (`shared/diary`): its watches, newest first, and the form that logs
+/// one on any day up to today (a rewatch is another watch).
+struct TitleDiaryView {
+    let actionURL: String
+    let returnTo: String
+    let title: String
+    let today: String
+    let latest: String
+    let ratingOptions: [RatingPicker.Option]
+    let watches: [WatchView]
+    let hasWatches: Bool
+    let submitLabel: String
+
+    init(kind: MediaKind, id: Int, title: String, watches: [Watch], now: Date) {
+        actionURL = Route.logWatch(kind, id)
+        returnTo = Route.titlePage(kind, String(id))
+        self.title = title
+        today = DiaryService.today(now)
+        latest = DiaryService.latestToday(now)
+        ratingOptions = RatingPicker.options(selected: nil)
+        self.watches = watches.map { WatchView($0, returnTo: Route.titlePage(kind, String(id))) }
+        hasWatches = !watches.isEmpty
+        submitLabel = watches.isEmpty ? "Log a watch" : "Log a rewatch"
+    }
+}
+
+struct DiaryPageView: Page {
+    static let template = "library/diary"
+
+    struct Month {
+        let heading: String
+        let watches: [WatchView]
+    }
+
+    let chrome = Chrome("Diary", tab: .library)
+    let months: [Month]
+    let count: String
+    let previousURL: String?
+    let nextURL: String?
+    let pageLabel: String?
+    let listsURL = Route.libraryList(.all)
+
+    init(_ page: DiaryPage) {
+        let returnTo = Route.diaryPage(page.page)
+        var months: [Month] = []
+        for watch in page.watches {
+            let heading = Self.monthHeading(watch.day)
+            let view = WatchView(watch, returnTo: returnTo)
+            if months.last?.heading == heading {
+                months[months.count - 1] = Month(heading: heading, watches: months[months.count - 1].watches + [view])
+            } else {
+                months.append(Month(heading: heading, watches: [view]))
+            }
+        }
+        self.months = months
+        count = page.total == 1 ? "1 watch" : "\(page.total.formatted()) watches"
+        previousURL = page.page > 1 ? Route.diaryPage(page.page - 1) : nil
+        nextURL = page.page < page.pageCount ? Route.diaryPage(page.page + 1) : nil
+        pageLabel = page.pageCount > 1 ? "Page \(page.page) of \(page.pageCount)" : nil
+    }
+
+    /// "November 2026" for `2026-11-24`.
+    static func monthHeading(_ day: String) -> String {
+        guard let date = try? Date(day + "T12:00:00Z", strategy: .iso8601) else { return String(day.prefix(7)) }
+        return date.formatted(.dateTime.month(.wide).year().locale(Locale(identifier: "en_US")))
+    }
+}
