@@ -20,7 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from conftest import wait_for
-from helpers import dialog_is_open, sign_out, sign_up, submit, submit_credentials, until, wait_dialog
+from helpers import click, sign_out, sign_up, submit, submit_credentials, until, wait_dialog
 
 PASSWORD = "popcorn keyboard 7d2e"
 
@@ -212,7 +212,28 @@ def test_without_javascript_a_rating_from_my_lists_comes_back_at_its_card(app, n
     until(nojs_browser, lambda d: d.find_element(By.ID, f"movie-{movie}").find_element(By.CSS_SELECTOR, ".btn-fav").get_attribute("aria-pressed") == "true")
     nojs_browser.get(app.url("/library?list=favorites"))
     select = wait_for(nojs_browser, f"#movie-{movie} select[name=rating]")
-    select.find_element(By.CSS_SELECTOR, "option[value='10']").click()
-    nojs_browser.find_element(By.CSS_SELECTOR, f"#movie-{movie} .rating-form button").click()
+    click(nojs_browser, select.find_element(By.CSS_SELECTOR, "option[value='10']"))
+    click(nojs_browser, nojs_browser.find_element(By.CSS_SELECTOR, f"#movie-{movie} .rating-form button"))
     until(nojs_browser, lambda d: d.current_url.endswith(f"/library?list=favorites#movie-{movie}"), 10, nojs_browser.current_url)
     assert nojs_browser.find_element(By.CSS_SELECTOR, f"#movie-{movie} select[name=rating] option:checked").text == "5 stars"
+
+
+def test_a_rewatch_is_logged_on_a_past_day_and_listed_in_the_diary(app, nojs_browser):
+    nojs_browser.get(app.url("/movies/9100000215"))
+    title = wait_for(nojs_browser, ".detail").get_attribute("data-title")
+    day = wait_for(nojs_browser, "#diary-day")
+    assert day.get_attribute("max") >= day.get_attribute("value"), "today is the latest day offered"
+    nojs_browser.execute_script("arguments[0].value = '2024-02-29'", day)
+    nojs_browser.find_element(By.CSS_SELECTOR, "#diary-rating option[value='7']").click()
+    nojs_browser.find_element(By.ID, "diary-note").send_keys("On the big screen")
+    click(nojs_browser, nojs_browser.find_element(By.XPATH, "//form[contains(@class,'diary-log')]//button"))
+    until(nojs_browser, lambda d: d.current_url.endswith("/movies/9100000215#diary"), 10, nojs_browser.current_url)
+    entry = wait_for(nojs_browser, "#diary .diary-entry")
+    assert "29 February 2024" in entry.text and "On the big screen" in entry.text
+    assert nojs_browser.find_element(By.XPATH, "//form[contains(@class,'diary-log')]//button").text == "Log a rewatch"
+    nojs_browser.get(app.url("/diary"))
+    month = wait_for(nojs_browser, ".diary-month h2")
+    assert month.text == "February 2024"
+    assert title in nojs_browser.find_element(By.CSS_SELECTOR, ".diary-entry").text
+    click(nojs_browser, nojs_browser.find_element(By.CSS_SELECTOR, ".diary-entry .diary-delete button"))
+    until(nojs_browser, lambda d: d.find_elements(By.CSS_SELECTOR, "p.empty"), 10, "the watch was not deleted")
