@@ -27,10 +27,10 @@ struct WatchView {
     }
 
     /// "24 November 2026" for `2026-11-24`.
-    static func longDay(_ day: String) -> String {
-        guard let date = try? Date(day + "T12:00:00Z", strategy: .iso8601) else { return day }
-        return UTCFormatters.longDay.string(from: date)
-    }
+    static func longDay(_ day: String) -> String { date(day).map(UTCFormatters.longDay.string) ?? day }
+
+    /// Noon UTC of a `yyyy-MM-dd` day: the same calendar day in every zone's formatting here (all UTC).
+    static func date(_ day: String) -> Date? { try? Date(day + "T12:00:00Z", strategy: .iso8601) }
 }
 
 /// A title's diary on its page (`shared/diary`): its watches, newest first, and the form that logs
@@ -96,7 +96,7 @@ struct DiaryPageView: Page {
 
     /// "November 2026" for `2026-11-24`.
     static func monthHeading(_ day: String) -> String {
-        guard let date = try? Date(day + "T12:00:00Z", strategy: .iso8601) else { return String(day.prefix(7)) }
+        guard let date = WatchView.date(day) else { return String(day.prefix(7)) }
         return date.formatted(.dateTime.month(.wide).year().locale(Locale(identifier: "en_US")))
     }
 }
