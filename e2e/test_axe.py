@@ -83,6 +83,7 @@ def test_saved_titles_dialogs_and_confirm_pages_have_no_violations(app, sized_br
     until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, f'.show-card[data-show-id="{show_id}"] .btn-delete-show'))
     found += scan_pages(driver, app, [
         "/library", "/library?list=favorites", "/library?list=watched", "/shows/favorites", "/diary", f"/movies/{ids[1]}",
+        "/library?list=all&sort=title&q=zzz",
         f"/movies/{ids[1]}/note", f"/library/movies/{ids[0]}/remove", f"/library/shows/{show_id}/remove",
     ])
     assert not found, "\n".join(found)

@@ -237,3 +237,29 @@ def test_a_rewatch_is_logged_on_a_past_day_and_listed_in_the_diary(app, nojs_bro
     assert title in nojs_browser.find_element(By.CSS_SELECTOR, ".diary-entry").text
     click(nojs_browser, nojs_browser.find_element(By.CSS_SELECTOR, ".diary-entry .diary-delete button"))
     until(nojs_browser, lambda d: d.find_elements(By.CSS_SELECTOR, "p.empty"), 10, "the watch was not deleted")
+
+
+def test_my_lists_sort_and_filter_stay_in_the_address(app, browser):
+    browser.get(app.url("/movies?year=2026"))
+    cards = browser.find_elements(By.CSS_SELECTOR, ".grid .card[data-movie-id]")[:3]
+    titles = sorted((card.get_attribute("data-title") for card in cards), key=str.lower)
+    for card in cards:
+        button = card.find_element(By.CSS_SELECTOR, ".btn-fav")
+        click(browser, button)
+        until(browser, lambda d: button.get_attribute("aria-pressed") == "true")
+    browser.get(app.url("/library?list=favorites"))
+    summary = tab_to(browser, lambda e: e.tag_name == "summary")
+    summary.send_keys(Keys.ENTER)
+    sort = browser.find_element(By.ID, "filter-sort")
+    sort.find_element(By.CSS_SELECTOR, "option[value='title']").click()
+    words = browser.find_element(By.ID, "filter-q")
+    words.send_keys(titles[0][:4])
+    words.send_keys(Keys.ENTER)
+    until(browser, lambda d: "sort=title" in d.current_url and "q=" in d.current_url, 10, browser.current_url)
+    shown = [e.get_attribute("data-title") for e in browser.find_elements(By.CSS_SELECTOR, ".grid .card[data-movie-id]")]
+    assert titles[0] in shown and all(titles[0][:4].lower() in t.lower() for t in shown), shown
+    # The choice survives a reload (it is in the address) and the tabs carry it.
+    browser.refresh()
+    assert wait_for(browser, "#filter-sort option:checked").text == "Title"
+    all_saved = browser.find_element(By.XPATH, "//nav[@aria-label='Lists']//a[normalize-space()='All saved']")
+    assert "sort=title" in all_saved.get_attribute("href")

@@ -83,7 +83,15 @@ struct APIController: APIProtocol {
         guard let profile = APIScope.session?.existing else {
             return .unauthorized(APIRefusal.signInResponse)
         }
-        let result = try await library.list(profile: profile, list: list, page: page, kind: kind)
+        let filter: LibraryFilter
+        do {
+            filter = try LibraryFilter.checked(
+                kind: kind, sort: input.query.sort.flatMap { LibrarySort(rawValue: $0.rawValue) } ?? .changed, genre: input.query.genre,
+                year: input.query.year, rated: input.query.rated, text: input.query.q)
+        } catch {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest(error.message))))
+        }
+        let result = try await library.list(profile: profile, list: list, page: page, filter: filter)
         return .ok(
             .init(
                 body: .json(

@@ -153,11 +153,15 @@ public final class LibraryService: Sendable {
 
     /// One page of a list, most recently changed first.
     public func list(profile: UUID?, list: LibraryList, page: Int, kind: MediaKind? = nil) async throws -> LibraryPage {
+        try await self.list(profile: profile, list: list, page: page, filter: LibraryFilter(kind: kind))
+    }
+
+    /// One page of a list, filtered and sorted (`LibraryFilter`).
+    public func list(profile: UUID?, list: LibraryList, page: Int, filter: LibraryFilter) async throws -> LibraryPage {
         guard let profile else { return LibraryPage(items: [], total: 0, page: 1) }
         let sql = database.sql
         func filtered(_ query: SQLSelectBuilder) -> SQLSelectBuilder {
-            var query = query.from(LibraryEntryModel.schema).where("profile_id", .equal, SQLBind(profile))
-            if let kind { query = query.where("media_kind", .equal, SQLBind(kind.rawValue)) }
+            var query = filter.apply(to: query.from(LibraryEntryModel.schema).where("profile_id", .equal, SQLBind(profile)))
             switch list {
             case .favorites: query = query.where("favorite", .equal, SQLLiteral.boolean(true))
             case .watched: query = query.where("watched", .equal, SQLLiteral.boolean(true))
@@ -170,13 +174,20 @@ public final class LibraryService: Sendable {
             try await filtered(sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n"))
             .first(decodingColumn: "n", as: Int.self) ?? 0
         let pageNumber = max(1, page)
-        let rows = try await filtered(sql.select().columns(ListRow.columns.map { SQLIdentifier($0) }))
-            .orderBy("updated_at", .descending)
-            .orderBy("item_id")
+        let rows = try await filter.order(filtered(sql.select().columns(ListRow.columns.map { SQLIdentifier($0) })))
             .limit(LibraryPage.pageSize)
             .offset((pageNumber - 1) * LibraryPage.pageSize)
             .all(decoding: ListRow.self)
         return LibraryPage(items: rows.map(\.item), total: total, page: pageNumber)
+    }
+
+    /// The genres of a person's saved titles, A to Z (the genre filter's choices).
+    public func genres(profile: UUID?) async throws -> [String] {
+        guard let profile else { return [] }
+        return try await database.sql.select().distinct().column("genre").from(LibraryEntryModel.schema)
+            .where("profile_id", .equal, SQLBind(profile)).where(SQLIdentifier("genre"), .isNot, SQLLiteral.null)
+            .orderBy("genre").limit(200)
+            .all(decodingColumn: "genre", as: String.self)
     }
 
     static func item(_ row: LibraryEntryModel) -> LibraryItem {

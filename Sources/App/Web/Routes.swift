@@ -187,7 +187,16 @@ extension Route {
     static func titlePage(_ kind: MediaKind, _ id: String) -> String { (kind == .movie ? movie : show).link(id) }
 
     static func libraryList(_ list: LibraryList, page: Int = 1, kind: MediaKind? = nil) -> String {
-        library.link(query: ["list": list.rawValue, "kind": kind?.rawValue, "page": page > 1 ? "\(page)" : nil])
+        libraryList(list, page: page, filter: LibraryFilter(kind: kind))
+    }
+
+    /// A list with its sort and filters in the address (defaults left out), so it can be bookmarked.
+    static func libraryList(_ list: LibraryList, page: Int = 1, filter: LibraryFilter) -> String {
+        library.link(query: [
+            "list": list.rawValue, "kind": filter.kind?.rawValue, "sort": filter.sort == .changed ? nil : filter.sort.rawValue,
+            "genre": filter.genre, "year": filter.year.map(String.init), "rated": filter.rated.map { $0 ? "yes" : "no" }, "q": filter.text,
+            "page": page > 1 ? "\(page)" : nil,
+        ])
     }
 
     static func revokeTokenLink(_ id: UUID) -> String { revokeToken.link(id.uuidString.lowercased()) }

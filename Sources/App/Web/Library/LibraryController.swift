@@ -29,30 +29,32 @@ struct LibraryController {
         guard let page = Int(pageText), page >= 1, page <= 100_000 else {
             return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Route.libraryList(list))
         }
-        let kindText = request.uri.queryParameters["kind"].map(String.init)
-        let kind = kindText.flatMap(MediaKind.init(rawValue:))
-        if let kindText, kind == nil {
-            return try ErrorPages.badRequest(
-                renderer, "“\(kindText.prefix(20))” is not a kind of title. Choose movie or show.", backURL: Route.libraryList(list))
+        let filter: LibraryFilter
+        do {
+            let query = try FormInput.decodeQuery([String: String].self, request)
+            filter = try ListFilterView.parse { query[$0] }
+        } catch let invalid as FormInput.Invalid {
+            return try ErrorPages.badRequest(renderer, invalid.message, backURL: Route.libraryList(list))
         }
         guard let profile = context.profileID else {
             let empty = LibraryPage(items: [], total: 0, page: page)
-            return try renderer.response(MyListsPage(list: list, kind: kind, page: empty))
+            return try renderer.response(MyListsPage(list: list, filter: filter, genres: [], page: empty))
         }
         let visitor = context.visitor
         // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
         let version = library.versions.current(profile)
-        let key = "\(profile)|\(list.rawValue)|\(kind?.rawValue ?? "any")|\(page)"
+        let key = "\(profile)|\(Route.libraryList(list, page: page, filter: filter))"
         if let cached = pages.get(key, version: version) {
             return await renderer.listingResponse(cached.parts, listing: cached.listing, offers: offers, visitor: visitor)
         }
         // Concurrent requests for the same page and version share one query and one render.
         let rendered = await pages.rendering.run("\(key)|\(version)") { [library, renderer, pages] in
             do {
-                let result = try await library.list(profile: profile, list: list, page: page, kind: kind)
-                let html = try renderer.html(MyListsPage(list: list, kind: kind, page: result))
+                let result = try await library.list(profile: profile, list: list, page: page, filter: filter)
+                let genres = try await library.genres(profile: profile)
+                let html = try renderer.html(MyListsPage(list: list, filter: filter, genres: genres, page: result))
                 // Keyed by the page and its version: its sponsored cards are ranked once, not per request.
-                let listing = ListingContext(items: result.items, kind: kind, key: "my-lists|\(key)|\(version)", name: "my-lists")
+                let listing = ListingContext(items: result.items, kind: filter.kind, key: "my-lists|\(key)|\(version)", name: "my-lists")
                 return .success(pages.put(key, version: version, html: html, listing: listing))
             } catch {
                 return .failure(error)

@@ -77,16 +77,21 @@ struct MyListsPage: Page {
     let previousURL: String?
     let nextURL: String?
     let pageText: String?
+    let filterForm: ListFilterView
 
-    init(list: LibraryList, kind: MediaKind?, page: LibraryPage) {
+    init(list: LibraryList, filter: LibraryFilter, genres: [String], page: LibraryPage) {
+        let kind = filter.kind
+        filterForm = ListFilterView(list: list, filter: filter, genres: genres)
         let titles: [LibraryList: String] = [.favorites: "Favorites", .watched: "Watched", .all: "All saved"]
         heading = titles[list]!
         chrome = Chrome("My Lists — \(heading)", tab: .library)
-        tabs = LibraryList.allCases.map { LibraryTab(label: titles[$0]!, url: Route.libraryList($0, kind: kind), selected: $0 == list) }
+        tabs = LibraryList.allCases.map { LibraryTab(label: titles[$0]!, url: Route.libraryList($0, filter: filter), selected: $0 == list) }
         kindTabs = [(nil, "Movies & TV"), (MediaKind.movie, "Movies"), (MediaKind.show, "TV")].map { option, label in
-            LibraryTab(label: label, url: Route.libraryList(list, kind: option), selected: option == kind)
+            var choice = filter
+            choice.kind = option
+            return LibraryTab(label: label, url: Route.libraryList(list, filter: choice), selected: option == kind)
         }
-        let returnTo = Route.libraryList(list, page: page.page, kind: kind)
+        let returnTo = Route.libraryList(list, page: page.page, filter: filter)
         let cards = page.items.map { item -> Any in
             item.kind == .show ? ShowCardView(item: item, returnTo: returnTo) : MovieCardView(item: item, list: list, returnTo: returnTo)
         }
@@ -100,14 +105,15 @@ struct MyListsPage: Page {
             }
         countText = "\(page.total) \(unit)" + (page.total == 1 ? "" : "s")
         total = page.total
-        emptyMessage =
+        let emptyList =
             switch list {
             case .favorites: "No favorites yet. Tap Favorite on any film in Movies to keep it here."
             case .watched: "Nothing marked as watched yet. Tap Watched on a film you’ve seen — you can add a note to it."
             case .all: "Your lists are empty. Browse Movies and tap Favorite or Watched to start your lists."
             }
-        previousURL = page.page > 1 ? Route.libraryList(list, page: page.page - 1, kind: kind) : nil
-        nextURL = page.page < page.pageCount ? Route.libraryList(list, page: page.page + 1, kind: kind) : nil
+        emptyMessage = filter.narrows ? "Nothing here matches your filters. Clear them to see the whole list." : emptyList
+        previousURL = page.page > 1 ? Route.libraryList(list, page: page.page - 1, filter: filter) : nil
+        nextURL = page.page < page.pageCount ? Route.libraryList(list, page: page.page + 1, filter: filter) : nil
         pageText = page.pageCount > 1 ? "Page \(page.page) of \(page.pageCount)" : nil
     }
 }
