@@ -88,7 +88,7 @@ struct DiaryPageView: Page {
             }
         }
         self.months = months
-        count = page.total == 1 ? "1 watch" : "\(page.total.formatted()) watches"
+        count = page.total == 1 ? "1 watch" : "\(page.total.formatted(.number.locale(Locale(identifier: "en_US")))) watches"
         previousURL = page.page > 1 ? Route.diaryPage(page.page - 1) : nil
         nextURL = page.page < page.pageCount ? Route.diaryPage(page.page + 1) : nil
         pageLabel = page.pageCount > 1 ? "Page \(page.page) of \(page.pageCount)" : nil
