@@ -60,7 +60,9 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         library: services.library, sessions: services.sessions, actions: actions, offers: services.offers, renderer: renderer,
         pages: PersonalPageCache(clock: services.clock)
     ).register(on: pages)
-    DiaryController(diary: services.diary, sessions: services.sessions, actions: actions, renderer: renderer).register(on: pages)
+    DiaryController(
+        diary: services.diary, sessions: services.sessions, actions: actions, renderer: renderer, pages: PersonalPageCache(clock: services.clock)
+    ).register(on: pages)
     PosterController(posters: services.posters).register(on: pages)
     ShowsController(
         shows: services.shows, library: services.library, sessions: services.sessions, offers: services.offers,

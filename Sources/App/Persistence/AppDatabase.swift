@@ -47,6 +47,7 @@ public final class AppDatabase: Sendable {
         CreateShopSigning(),
         AddRatings(),
         CreateWatches(),
+        IndexListFilters(),
     ]
 
     private init(

@@ -32,5 +32,11 @@ struct MovieCardViewTests {
             Self.expectLookupMatchesReflection(card, fields: 12) { card.child(named: $0) }
             Self.expectLookupMatchesReflection(card.film, fields: 10) { card.film.child(named: $0) }
         }
+        let picker = RatingPicker(actionURL: "/library/movies/5", returnTo: "/library", anchor: "movie-5", title: "T", rating: 7)
+        Self.expectLookupMatchesReflection(picker, fields: 5) { picker.child(named: $0) }
+        for option in picker.options { Self.expectLookupMatchesReflection(option, fields: 3) { option.child(named: $0) } }
+        let show = ShowCardView(
+            item: LibraryItem(kind: .show, itemID: "9", title: "S", favorite: true, watched: false, updatedAt: Date()), returnTo: "/")
+        Self.expectLookupMatchesReflection(show, fields: 12) { show.child(named: $0) }
     }
 }

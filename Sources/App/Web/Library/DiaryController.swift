@@ -9,6 +9,8 @@ struct DiaryController {
     let sessions: SessionService
     let actions: LibraryActions
     let renderer: PageRenderer
+    /// Rendered diary pages per person, page and version (bumped by every change to their lists or diary).
+    let pages: PersonalPageCache
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.diary) { request, context in try await page(request, context) }
@@ -22,7 +24,22 @@ struct DiaryController {
         guard let number = Int(pageText), number >= 1, number <= 100_000 else {
             return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Route.diary.path)
         }
-        return try renderer.response(DiaryPageView(try await diary.page(profile: context.profileID, page: number)))
+        guard let profile = context.profileID else {
+            return try renderer.response(DiaryPageView(DiaryPage(watches: [], total: 0, page: number)))
+        }
+        // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
+        let version = diary.versions.current(profile)
+        let key = "\(profile)|\(Route.diaryPage(number))"
+        if let cached = pages.get(key, version: version) { return cached.parts.response(cards: []) }
+        let rendered = await pages.rendering.run("\(key)|\(version)") { [diary, renderer, pages] in
+            do {
+                let html = try renderer.html(DiaryPageView(try await diary.page(profile: profile, page: number)))
+                return .success(pages.put(key, version: version, html: html, listing: ListingContext(items: [], kind: nil, key: nil, name: "diary")))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try rendered.get().parts.response(cards: [])
     }
 
     struct LogForm: Decodable {

@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// A title's rating form (`shared/rating`): a select from "No rating" to 5 stars in half stars
 /// and a Rate button. Without JavaScript it posts and comes back at the card; with it, app.js
@@ -29,5 +30,31 @@ struct RatingPicker {
     static func options(selected rating: Int?) -> [Option] {
         [Option(value: "0", label: "No rating", selected: rating == nil)]
             + Rating.range.map { Option(value: String($0), label: Rating.words($0), selected: $0 == rating) }
+    }
+}
+
+/// Every card of My Lists carries a picker of eleven options: looked up without reflection, as the
+/// cards themselves are (reflection cost more than the rest of the card).
+extension RatingPicker: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "actionURL": actionURL
+        case "returnTo": returnTo
+        case "fieldID": fieldID
+        case "title": title
+        case "options": options
+        default: nil
+        }
+    }
+}
+
+extension RatingPicker.Option: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "value": value
+        case "label": label
+        case "selected": selected
+        default: nil
+        }
     }
 }
