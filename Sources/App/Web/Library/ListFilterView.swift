@@ -3,11 +3,7 @@ import Hummingbird
 
 /// My Lists' sort and filter form (`library/lists`): a GET form, so the choice is in the address.
 struct ListFilterView {
-    struct Option {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
+    typealias Option = SelectOption
 
     let list: String
     let kind: String?

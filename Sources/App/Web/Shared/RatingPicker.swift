@@ -5,11 +5,7 @@ import Mustache
 /// and a Rate button. Without JavaScript it posts and comes back at the card; with it, app.js
 /// saves in place and says the new rating.
 struct RatingPicker {
-    struct Option {
-        let value: String
-        let label: String
-        let selected: Bool
-    }
+    typealias Option = SelectOption
 
     let actionURL: String
     let returnTo: String
@@ -48,7 +44,14 @@ extension RatingPicker: MustacheParent {
     }
 }
 
-extension RatingPicker.Option: MustacheParent {
+/// One `<option>` of a select a page draws (rating pickers, My Lists' sort and filter).
+struct SelectOption {
+    let value: String
+    let label: String
+    let selected: Bool
+}
+
+extension SelectOption: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "value": value
