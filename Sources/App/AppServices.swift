@@ -10,6 +10,7 @@ public struct AppServices: Sendable {
     public let shows: ShowCatalog
     public let library: LibraryService
     public let diary: DiaryService
+    public let customLists: CustomListService
     let titles: TitleLookup
     public let sessions: SessionService
     public let accounts: AccountService
@@ -82,6 +83,7 @@ public struct AppServices: Sendable {
         shopOrders = ShopOrders(database: database, clock: clock, secrets: offers.secrets, store: config.referringStore)
         library = LibraryService(database: database, clock: clock)
         diary = DiaryService(database: database, clock: clock, versions: library.versions)
+        customLists = CustomListService(database: database, clock: clock, versions: library.versions)
         titles = TitleLookup(catalog: catalog, shows: shows, library: library)
         sessions = SessionService(
             database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400, newVisitorsPerHour: config.newVisitorsPerHour

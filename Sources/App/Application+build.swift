@@ -47,13 +47,12 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
 
     // Pages and forms: CSRF-checked. The console is a group inside them whose gate denies by default.
     let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer)).add(middleware: FairShareMiddleware())
-    let actions = LibraryActions(
-        titles: services.titles, library: services.library, diary: services.diary, posters: services.posters, logger: services.logger)
+    let actions = LibraryActions(services)
     pages.on(Route.health) { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "ok")))
     }
     MoviesController(
-        catalog: services.catalog, library: services.library, diary: services.diary, offers: services.offers, titles: services.titles,
+        catalog: services.catalog, library: services.library, actions: actions, offers: services.offers, titles: services.titles,
         clock: services.clock, renderer: renderer, sharedPages: RenderedPageCache()
     ).register(on: pages)
     LibraryController(
@@ -62,6 +61,10 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     ).register(on: pages)
     DiaryController(
         diary: services.diary, sessions: services.sessions, actions: actions, renderer: renderer, pages: PersonalPageCache(clock: services.clock)
+    ).register(on: pages)
+    ListsController(
+        lists: services.customLists, sessions: services.sessions, actions: actions, renderer: renderer,
+        sharedPages: PersonalPageCache(clock: services.clock)
     ).register(on: pages)
     PosterController(posters: services.posters).register(on: pages)
     ShowsController(
@@ -83,6 +86,14 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     try apiController(services, actions: actions).register(
         on: router, routes: apiRoutes, sessions: services.sessions, tokens: services.tokens, accounts: services.accounts)
     return router
+}
+
+extension LibraryActions {
+    init(_ services: AppServices) {
+        self.init(
+            titles: services.titles, library: services.library, diary: services.diary, lists: services.customLists,
+            posters: services.posters, logger: services.logger)
+    }
 }
 
 /// The JSON API over the same services and use cases as the pages.

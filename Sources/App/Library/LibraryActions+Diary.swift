@@ -11,7 +11,36 @@ enum DiaryOutcome: Sendable {
     case storageFailed
 }
 
+/// A film or show as it is kept with a watch or a list item: from the catalogue, else its saved snapshot.
+enum TitleResolution: Sendable {
+    case found(SavedTitle)
+    case notFound
+    case unavailable
+    case failed
+}
+
 extension LibraryActions {
+    func savedTitle(_ kind: MediaKind, _ id: Int, profile: UUID?) async -> TitleResolution {
+        do {
+            switch kind {
+            case .movie:
+                switch await titles.movie(id, profile: profile) {
+                case .found(let movie, _): return .found(try movie.savedTitle())
+                case .notFound: return .notFound
+                case .unavailable: return .unavailable
+                }
+            case .show:
+                switch await titles.show(id, profile: profile) {
+                case .found(let show, _): return .found(try show.savedTitle())
+                case .notFound: return .notFound
+                case .unavailable: return .unavailable
+                }
+            }
+        } catch {
+            return .failed
+        }
+    }
+
     /// Logs a watch of a film or show on `day` (today when nil): the title from the catalogue (or
     /// its saved snapshot), the day, rating and note checked before a profile is made or anything
     /// written.
@@ -27,23 +56,11 @@ extension LibraryActions {
             return .invalid(error.message)
         }
         let title: SavedTitle
-        do {
-            switch kind {
-            case .movie:
-                switch await titles.movie(id, profile: profile) {
-                case .found(let movie, _): title = try movie.savedTitle()
-                case .notFound: return .titleNotFound
-                case .unavailable: return .unavailable
-                }
-            case .show:
-                switch await titles.show(id, profile: profile) {
-                case .found(let show, _): title = try show.savedTitle()
-                case .notFound: return .titleNotFound
-                case .unavailable: return .unavailable
-                }
-            }
-        } catch {
-            return .storageFailed
+        switch await savedTitle(kind, id, profile: profile) {
+        case .found(let found): title = found
+        case .notFound: return .titleNotFound
+        case .unavailable: return .unavailable
+        case .failed: return .storageFailed
         }
         do {
             let owner = try await writer()

@@ -31,6 +31,7 @@ struct LibraryActions: Sendable {
     let titles: TitleLookup
     let library: LibraryService
     let diary: DiaryService
+    let lists: CustomListService
     let posters: PosterService
     let logger: Logger
 

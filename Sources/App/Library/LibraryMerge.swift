@@ -3,7 +3,7 @@ import Foundation
 import SQLKit
 
 extension LibraryService {
-    /// Moves a visitor's lists and diary into an account in one transaction; nothing is lost. The
+    /// Moves a visitor's lists, custom lists and diary into an account in one transaction; nothing is lost. The
     /// same title in both becomes one entry: flags combined (either list counts), the newer note and
     /// rating kept (older ones survive when the newer entry has none), the newer snapshot kept. The newer last search
     /// is kept too. The visitor's profile is then deleted (with its sessions).
@@ -40,6 +40,9 @@ extension LibraryService {
             }
             // Every watch in the visitor's diary joins the account's (a diary is a history: all kept).
             try await (db as! any SQLDatabase).update("watches").set("profile_id", to: SQLBind(account))
+                .where("profile_id", .equal, SQLBind(visitor)).run()
+            // So does every custom list, whole (its share link keeps working).
+            try await (db as! any SQLDatabase).update("custom_lists").set("profile_id", to: SQLBind(account))
                 .where("profile_id", .equal, SQLBind(visitor)).run()
             if let search = try await LastSearchModel.find(visitor, on: db) {
                 let kept = try await LastSearchModel.find(account, on: db)

@@ -48,6 +48,7 @@ public final class AppDatabase: Sendable {
         AddRatings(),
         CreateWatches(),
         IndexListFilters(),
+        CreateCustomLists(),
     ]
 
     private init(

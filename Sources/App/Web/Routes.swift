@@ -61,6 +61,21 @@ enum Route: String, SiteRoute {
     case logShowWatch = "POST /library/shows/:id/watches"
     case diary = "GET /diary"
     case deleteWatch = "POST /diary/:id/delete"
+    case addMovieToList = "POST /library/movies/:id/lists"
+    case addShowToList = "POST /library/shows/:id/lists"
+
+    case lists = "GET /lists"
+    case createList = "POST /lists"
+    case customList = "GET /lists/:id"
+    case saveList = "POST /lists/:id"
+    case confirmDeleteList = "GET /lists/:id/delete"
+    case deleteList = "POST /lists/:id/delete"
+    case shareList = "POST /lists/:id/share"
+    case unshareList = "POST /lists/:id/unshare"
+    case moveInList = "POST /lists/:id/items/move"
+    case removeFromList = "POST /lists/:id/items/remove"
+    /// A list shared read-only: `:id` is its link's token; no account needed.
+    case sharedList = "GET /shared/lists/:id"
 
     case shows = "GET /shows"
     case showFavorites = "GET /shows/favorites"
@@ -96,7 +111,7 @@ enum Route: String, SiteRoute {
         guard let route = allCases.first(where: { $0.method == .get && $0.matches(bare) }) else { return nil }
         return switch route {
         case .home, .movies, .movie, .movieNote: .movies
-        case .library, .confirmRemoveMovie, .confirmRemoveShow, .diary: .library
+        case .library, .confirmRemoveMovie, .confirmRemoveShow, .diary, .lists, .customList, .confirmDeleteList: .library
         case .shows, .showFavorites, .show: .shows
         default: nil
         }
@@ -185,6 +200,13 @@ extension Route {
     static func diaryPage(_ page: Int) -> String { diary.link(query: ["page": page > 1 ? "\(page)" : nil]) }
     static func logWatch(_ kind: MediaKind, _ id: Int) -> String { (kind == .movie ? logMovieWatch : logShowWatch).link(id) }
     static func titlePage(_ kind: MediaKind, _ id: String) -> String { (kind == .movie ? movie : show).link(id) }
+    static func addToList(_ kind: MediaKind, _ id: Int) -> String { (kind == .movie ? addMovieToList : addShowToList).link(id) }
+
+    static func listLink(_ route: Route, _ id: UUID) -> String { route.link(id.uuidString.lowercased()) }
+    static func customListPage(_ id: UUID, page: Int = 1) -> String {
+        customList.link(id.uuidString.lowercased(), query: ["page": page > 1 ? "\(page)" : nil])
+    }
+    static func sharedListPage(_ token: String, page: Int = 1) -> String { sharedList.link(token, query: ["page": page > 1 ? "\(page)" : nil]) }
 
     static func libraryList(_ list: LibraryList, page: Int = 1, kind: MediaKind? = nil) -> String {
         libraryList(list, page: page, filter: LibraryFilter(kind: kind))

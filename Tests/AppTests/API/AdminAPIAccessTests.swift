@@ -81,9 +81,7 @@ struct AdminAPIAccessTests {
             let services = app.services
             let api = apiController(
                 services,
-                actions: LibraryActions(
-                    titles: services.titles, library: services.library, diary: services.diary, posters: services.posters,
-                    logger: services.logger)
+                actions: LibraryActions(services)
             )
             let body = Components.Schemas.OfferInput(
                 advertiserId: 1, headline: "H", description: "D", priceText: "$1", landingURL: "https://reelsnacks.example/x",

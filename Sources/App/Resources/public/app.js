@@ -506,4 +506,9 @@
     const today = new Date(now.getTime() - now.getTimezoneOffset() * 60000).toISOString().slice(0, 10);
     if (input.value && input.value !== today && input.defaultValue === input.value) input.value = today;
   });
+
+  // A share link is printed as a path; show the whole address, ready to copy.
+  document.querySelectorAll("a[data-absolute]").forEach(function (link) {
+    link.textContent = link.href;
+  });
 })();

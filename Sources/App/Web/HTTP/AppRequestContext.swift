@@ -72,7 +72,7 @@ struct VisitorMiddleware: RouterMiddleware {
             context.visitor = FetchMetadata(request.headers).isBrowser ? SessionService.hash(token) : ""
         }
         var response = try await next(request, context)
-        if let newVisitor {
+        if !response.isPublic, let newVisitor {
             response.setCookie(context.cookies.make(Self.visitorCookie, newVisitor, maxAge: 365 * 24 * 3600))
         }
         return response

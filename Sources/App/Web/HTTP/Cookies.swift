@@ -68,3 +68,9 @@ struct CookieJar: Sendable {
     func session(_ token: String, maxAge: Int?) -> Cookie { make(Self.session, token, maxAge: maxAge) }
     var clearedSession: Cookie { cleared(Self.session) }
 }
+
+extension Response {
+    /// An answer any cache may keep and hand to anyone (a shared list's page): it must carry no
+    /// cookie, or one visitor's cookie would be given to the next.
+    var isPublic: Bool { headers[.cacheControl]?.hasPrefix("public") == true }
+}

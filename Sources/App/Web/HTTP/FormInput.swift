@@ -48,6 +48,13 @@ enum FormInput {
         return .some(number)
     }
 
+    /// The `page` query parameter of a paged page: 1 when absent, else 1…100,000.
+    static func pageNumber(_ request: Request) throws(Invalid) -> Int {
+        let text = request.uri.queryParameters["page"].map(String.init) ?? "1"
+        guard let page = Int(text), page >= 1, page <= 100_000 else { throw Invalid(message: "“\(text.prefix(20))” is not a page number.") }
+        return page
+    }
+
     /// The query string as an HTML form sends it (`application/x-www-form-urlencoded`: `+` is a
     /// space, `%2B` a plus), decoded by the same decoder as form bodies. Hummingbird's
     /// `queryParameters` keeps `+`, so GET forms (the search fields) are read here.

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import NIOCore
 import Synchronization
@@ -7,6 +8,8 @@ import Synchronization
 /// a write made by another instance sharing the same PostgreSQL database.
 final class PersonalPageCache: Sendable {
     struct Entry {
+        /// Whose lists the page shows, when the key does not say (a shared list's page).
+        let owner: UUID?
         let version: UInt64
         let storedAt: Date
         let page: Page
@@ -17,6 +20,8 @@ final class PersonalPageCache: Sendable {
     struct Page: Sendable {
         let parts: PageParts
         let listing: ListingContext
+        /// A strong validator of the page's bytes, for pages shared caches may keep (nil otherwise).
+        let etag: String?
     }
 
     let maxBytes: Int
@@ -31,6 +36,15 @@ final class PersonalPageCache: Sendable {
         self.clock = clock
     }
 
+    /// A page stored with its `owner`, while that owner's counter in `versions` is unchanged.
+    func get(_ key: String, versions: LibraryVersions) -> Page? {
+        let now = clock.now()
+        let entry = state.withLock { $0.entries[key] }
+        guard let entry, let owner = entry.owner, entry.version == versions.current(owner), now.timeIntervalSince(entry.storedAt) < maxAge
+        else { return nil }
+        return entry.page
+    }
+
     func get(_ key: String, version: UInt64) -> Page? {
         let now = clock.now()
         return state.withLock { state in
@@ -42,10 +56,11 @@ final class PersonalPageCache: Sendable {
     }
 
     /// Stores a page; when the byte budget is spent the cache starts over (pages are cheap to redo).
-    func put(_ key: String, version: UInt64, html: String, listing: ListingContext) -> Page {
-        let page = Page(parts: PageParts(html), listing: listing)
+    func put(_ key: String, version: UInt64, html: String, listing: ListingContext, owner: UUID? = nil, etag: Bool = false) -> Page {
+        let validator = etag ? "\"" + Hex.string(SHA256.hash(data: Data(html.utf8)).prefix(16)) + "\"" : nil
+        let page = Page(parts: PageParts(html), listing: listing, etag: validator)
         let size = html.utf8.count
-        let entry = Entry(version: version, storedAt: clock.now(), page: page, size: size)
+        let entry = Entry(owner: owner, version: version, storedAt: clock.now(), page: page, size: size)
         state.withLock { state in
             if state.bytes + size > maxBytes {
                 state.entries.removeAll(keepingCapacity: true)

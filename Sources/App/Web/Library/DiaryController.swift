@@ -20,9 +20,9 @@ struct DiaryController {
     }
 
     func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let pageText = request.uri.queryParameters["page"].map(String.init) ?? "1"
-        guard let number = Int(pageText), number >= 1, number <= 100_000 else {
-            return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Route.diary.path)
+        let number: Int
+        do { number = try FormInput.pageNumber(request) } catch {
+            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.diary.path)
         }
         guard let profile = context.profileID else {
             return try renderer.response(DiaryPageView(DiaryPage(watches: [], total: 0, page: number)))
@@ -72,10 +72,7 @@ struct DiaryController {
         case .invalid(let message): return try ErrorPages.badRequest(renderer, message, backURL: returnTo)
         case .titleNotFound: return try ErrorPages.notFound(renderer, LibraryOutcome.titleNotFoundText(kind, id))
         case .unavailable: return try ErrorPages.fetchFailed(renderer, retryURL: Route.titlePage(kind, String(id)))
-        case .tooManyNewVisitors(let wait):
-            var headers = HTTPFields()
-            headers[.retryAfter] = String(wait)
-            throw HTTPError(.tooManyRequests, headers: headers, message: VisitorThrottle.Refused(retryAfter: wait).message)
+        case .tooManyNewVisitors(let wait): throw VisitorThrottle.Refused(retryAfter: wait).httpError
         case .storageFailed:
             let fields = [("day", form.day), ("rating", form.rating), ("note", form.note), ("return_to", returnTo)]
             let retry = RetryForm(action: Route.logWatch(kind, id), fields: fields.compactMap { name, value in value.map { (name, $0) } })

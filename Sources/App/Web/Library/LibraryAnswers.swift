@@ -23,6 +23,15 @@ extension LibraryOutcome {
     }
 }
 
+extension VisitorThrottle.Refused {
+    /// The 429 page (or problem+json) of `ErrorPageMiddleware`, with Retry-After.
+    var httpError: HTTPError {
+        var headers = HTTPFields()
+        headers[.retryAfter] = String(retryAfter)
+        return HTTPError(.tooManyRequests, headers: headers, message: message)
+    }
+}
+
 extension PageRenderer {
     /// A failed library form as problem+json for `app.js` (which shows the dialog), or as a page:
     /// not found, the note form again, or the retry page (re-posting `retry` when given).
@@ -30,12 +39,7 @@ extension PageRenderer {
         _ outcome: LibraryOutcome, kind: MediaKind, id: Int, wantsJSON: Bool, retry: RetryForm?, returnTo: String, note: String?
     ) throws -> Response? {
         guard let (status, detail) = outcome.problem(kind, id) else { return nil }
-        if let wait = outcome.retryAfter {
-            // The 429 page (or problem+json) of `ErrorPageMiddleware`, with Retry-After.
-            var headers = HTTPFields()
-            headers[.retryAfter] = String(wait)
-            throw HTTPError(status, headers: headers, message: detail)
-        }
+        if let wait = outcome.retryAfter { throw VisitorThrottle.Refused(retryAfter: wait).httpError }
         if wantsJSON { return try JSONAnswer.error(status, detail) }
         switch outcome {
         case .invalidNote(_, let title):

@@ -25,9 +25,9 @@ struct LibraryController {
             return try ErrorPages.badRequest(
                 renderer, "There is no list called “\(listName.prefix(40))”. Choose Favorites, Watched or All.", backURL: Route.libraryList(.all))
         }
-        let pageText = request.uri.queryParameters["page"].map(String.init) ?? "1"
-        guard let page = Int(pageText), page >= 1, page <= 100_000 else {
-            return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Route.libraryList(list))
+        let page: Int
+        do { page = try FormInput.pageNumber(request) } catch {
+            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.libraryList(list))
         }
         let filter: LibraryFilter
         do {

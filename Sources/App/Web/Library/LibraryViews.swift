@@ -65,6 +65,7 @@ struct MyListsPage: Page {
     let tabs: [LibraryTab]
     let kindTabs: [LibraryTab]
     let diaryURL = Route.diary.path
+    let customListsURL = Route.lists.path
     /// `MovieCardView` or `ShowCardView` (the template picks the partial by `isShow`), in runs with sponsored slots.
     let groups: [CardGroup<Any>]
     let hasCards: Bool

@@ -25,12 +25,13 @@ struct MovieDetailPage: Page {
     let removeURL: String
     let ratingPicker: RatingPicker
     let titleDiary: TitleDiaryView
+    let titleLists: TitleListsView
     let offers: TitleOffersView
 
     let favoriteLabel: String
     let watchedLabel: String
 
-    init(movie: Movie, source: CatalogSource, saved: LibraryItem?, watches: [Watch], now: Date, offers: OfferService.TitleOffers) {
+    init(movie: Movie, source: CatalogSource, saved: LibraryItem?, personal: PersonalTitleState, now: Date, offers: OfferService.TitleOffers) {
         chrome = Chrome(movie.title, tab: .movies, notice: Formats.sourceNotice(source), retryURL: Route.movie.link(movie.id))
         film = FilmFields(id: movie.id, title: movie.title, artworkURL: movie.artworkURL, saved: saved)
         year = movie.year.map(String.init)
@@ -53,7 +54,8 @@ struct MovieDetailPage: Page {
         removeURL = Route.removeMovieConfirmation(movie.id, returnTo: Route.movie.link(movie.id))
         ratingPicker = RatingPicker(
             actionURL: film.actionURL, returnTo: returnTo, anchor: film.anchor, title: movie.title, rating: saved?.rating)
-        titleDiary = TitleDiaryView(kind: .movie, id: movie.id, title: movie.title, watches: watches, now: now)
+        titleDiary = TitleDiaryView(kind: .movie, id: movie.id, title: movie.title, watches: personal.watches, now: now)
+        titleLists = TitleListsView(kind: .movie, id: movie.id, title: movie.title, lists: personal.lists, holding: personal.holding)
         self.offers = TitleOffersView(offers)
     }
 }

@@ -5,7 +5,7 @@ import Hummingbird
 struct MoviesController {
     let catalog: MovieCatalog
     let library: LibraryService
-    let diary: DiaryService
+    let actions: LibraryActions
     let offers: OfferService
     let titles: TitleLookup
     let clock: any AppClock
@@ -70,8 +70,8 @@ struct MoviesController {
         switch await titles.movie(id, profile: context.profileID) {
         case .found(let movie, let source):
             let offers = await offers.forTitle(OfferContext(movie: movie), visitor: context.visitor)
-            let watches = try await diary.watches(profile: context.profileID, kind: .movie, itemID: String(id))
-            let page = MovieDetailPage(movie: movie, source: source, saved: saved, watches: watches, now: clock.now(), offers: offers)
+            let personal = try await actions.personalState(.movie, id, profile: context.profileID)
+            let page = MovieDetailPage(movie: movie, source: source, saved: saved, personal: personal, now: clock.now(), offers: offers)
             return try renderer.response(page)
         case .notFound:
             return try ErrorPages.notFound(

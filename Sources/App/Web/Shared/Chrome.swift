@@ -18,6 +18,8 @@ struct Chrome {
     var bodyClass: String?
     /// TVMaze's data is CC BY-SA: TV pages credit it.
     var tvCredit: Bool
+    /// Search engines are asked not to index or follow the page (a shared list's link is private to whoever has it).
+    var noindex = false
     let paths = NavPaths()
 
     init(_ title: String, tab: Tab?, notice: SourceNotice? = nil, retryURL: String? = nil, bodyClass: String? = nil, tvCredit: Bool = false) {

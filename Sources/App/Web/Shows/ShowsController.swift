@@ -62,9 +62,9 @@ struct ShowsController {
     }
 
     func favorites(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let pageText = request.uri.queryParameters["page"].map(String.init) ?? "1"
-        guard let page = Int(pageText), page >= 1, page <= 100_000 else {
-            return try ErrorPages.badRequest(renderer, "“\(pageText.prefix(20))” is not a page number.", backURL: Route.showFavorites.path)
+        let page: Int
+        do { page = try FormInput.pageNumber(request) } catch {
+            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.showFavorites.path)
         }
         // The sponsored cards' ranking key: the page and its version, read before the query as My Lists does.
         let rankingKey = context.profileID.map { "tv-favorites|\($0)|\(page)|\(library.versions.current($0))" }
@@ -81,8 +81,8 @@ struct ShowsController {
         switch await titles.show(id, profile: context.profileID) {
         case .found(let show, let source):
             let offers = await offers.forTitle(OfferContext(show: show), visitor: context.visitor)
-            let watches = try await actions.diary.watches(profile: context.profileID, kind: .show, itemID: String(id))
-            let page = ShowDetailPage(show: show, source: source, saved: saved, watches: watches, now: actions.diary.clock.now(), offers: offers)
+            let personal = try await actions.personalState(.show, id, profile: context.profileID)
+            let page = ShowDetailPage(show: show, source: source, saved: saved, personal: personal, now: actions.diary.clock.now(), offers: offers)
             return try renderer.response(page)
         case .notFound:
             return try ErrorPages.notFound(renderer, "TVMaze has no show with the id \(id). Search TV Shows by name, or browse the index.")

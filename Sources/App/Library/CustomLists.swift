@@ -1,0 +1,85 @@
+import Foundation
+
+/// One of a person's own lists: a name, an optional description, and a read-only share link
+/// while it is shared (`shareToken`, the link's unguessable part; nil when private).
+public struct CustomList: Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+    public var description: String?
+    public var shareToken: String?
+    public var itemCount: Int
+    public var createdAt: Date
+    public var updatedAt: Date
+
+    public var isShared: Bool { shareToken != nil }
+}
+
+/// A title in a custom list, at its place in the person's order (1 is first).
+public struct CustomListItem: Sendable, Equatable {
+    public var kind: MediaKind
+    public var itemID: String
+    public var title: String
+    public var year: Int?
+    public var artworkURL: String?
+    public var position: Int
+    public var note: String?
+    public var addedAt: Date
+}
+
+/// One page of a list's titles, in the person's order.
+public struct CustomListPage: Sendable {
+    public static let pageSize = 60
+    public var list: CustomList
+    public var items: [CustomListItem]
+    public var page: Int
+    public var pageCount: Int { max(1, (list.itemCount + Self.pageSize - 1) / Self.pageSize) }
+}
+
+/// Why a list change was refused; nothing was written.
+public enum CustomListError: Error, Sendable, Equatable, DomainFailure {
+    case nameMissing
+    case nameTooLong(Int)
+    case descriptionTooLong(Int)
+    case tooManyLists
+    case listFull
+    case noteTooLong(Int)
+    case storageFailed(String)
+
+    public static let nameLimit = 100
+    public static let descriptionLimit = 2000
+    /// Per person and per list: far past any real library (Letterboxd's largest lists have a few
+    /// thousand films), and a bound on what one account can make the database hold.
+    public static let listLimit = 1000
+    public static let itemLimit = 10000
+
+    public var message: String {
+        switch self {
+        case .nameMissing: "Give the list a name."
+        case .nameTooLong(let count):
+            "The name is \(count) characters long; a list’s name can be at most \(Self.nameLimit) characters."
+        case .descriptionTooLong(let count):
+            "The description is \(count) characters long; it can be at most \(Self.descriptionLimit) characters."
+        case .tooManyLists: "You have \(Self.listLimit) lists, the most there can be. Delete one you no longer need first."
+        case .listFull: "This list has \(Self.itemLimit) titles, the most a list can hold. Start another list for more."
+        case .noteTooLong(let count):
+            "The note is \(count) characters long; notes can be at most \(LibraryService.noteLimit) characters."
+        case .storageFailed: "There was a problem saving your change. Please try again."
+        }
+    }
+
+    /// A list's name, trimmed and checked.
+    public static func validatedName(_ raw: String?) throws(CustomListError) -> String {
+        let name = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw .nameMissing }
+        guard name.count <= nameLimit else { throw .nameTooLong(name.count) }
+        return name
+    }
+
+    /// A list's description, trimmed and checked (nil: none).
+    public static func validatedDescription(_ raw: String?) throws(CustomListError) -> String? {
+        guard let raw else { return nil }
+        let text = raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.count <= descriptionLimit else { throw .descriptionTooLong(text.count) }
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A shared list's page: anyone with the link, no account and no cookie. It shows the list and
+/// its titles only (no owner, no other list, no CSRF token: it has no forms of its own), asks
+/// search engines to stay out (`noindex` in the page and `X-Robots-Tag`), and may be kept by any
+/// cache (`public`) but is revalidated on every use (`no-cache` with an `ETag`), so a revoked
+/// link stops working at once while an unchanged page costs a 304. Rendered pages are reused
+/// while the owner's version holds.
+extension ListsController {
+    func shared(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        guard let token = context.parameters.get("id") else { throw Self.sharedNotFound }
+        let number: Int
+        do { number = try FormInput.pageNumber(request) } catch { throw HTTPError(.badRequest, message: error.message) }
+        let key = "\(token)|\(number)"
+        let page: PersonalPageCache.Page
+        if let cached = sharedPages.get(key, versions: lists.versions) {
+            page = cached
+        } else {
+            let rendered = await sharedPages.rendering.run(key) { [lists, renderer, sharedPages] in
+                do {
+                    guard let owner = try await lists.sharedOwner(token: token) else { return .failure(Self.sharedNotFound) }
+                    // Read before the page's query: a write that lands meanwhile bumps it, so the page is not reused.
+                    let version = lists.versions.current(owner)
+                    guard let list = try await lists.sharedPage(token: token, page: number) else { return .failure(Self.sharedNotFound) }
+                    let html = try renderer.html(SharedListPageView(list, token: token))
+                    return .success(
+                        sharedPages.put(
+                            key, version: version, html: html, listing: ListingContext(items: [], kind: nil, key: nil, name: "shared-list"),
+                            owner: owner, etag: true))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            page = try rendered.get()
+        }
+        var headers = HTTPFields()
+        headers[.cacheControl] = "public, no-cache"
+        headers[HTTPField.Name("X-Robots-Tag")!] = "noindex, nofollow"
+        if let etag = page.etag {
+            headers[.eTag] = etag
+            if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
+                return Response(status: .notModified, headers: headers)
+            }
+        }
+        headers[.contentType] = "text/html; charset=utf-8"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: page.parts.filled(csrf: "")))
+    }
+
+    static let sharedNotFound = HTTPError(.notFound, message: ListsText.sharedNotFound)
+}

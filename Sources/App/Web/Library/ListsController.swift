@@ -1,0 +1,182 @@
+import Foundation
+import Hummingbird
+
+/// Custom lists: the index and a new-list form, a list's page (its titles in the person's order,
+/// moved up and down, taken out; renamed, described, shared, deleted) and a title page's
+/// "Add to list". Every form posts and redirects back, the same with and without JavaScript;
+/// another person's list is a 404. The shared page is in `ListsController+Shared`.
+struct ListsController {
+    let lists: CustomListService
+    let sessions: SessionService
+    let actions: LibraryActions
+    let renderer: PageRenderer
+    /// Shared lists' rendered pages, by link and page, reused while their owner's version holds.
+    let sharedPages: PersonalPageCache
+
+    func register(on router: RouterGroup<AppRequestContext>) {
+        router.on(Route.lists) { _, context in try await index(context) }
+        router.on(Route.createList) { request, context in try await create(request, context) }
+        router.on(Route.customList) { request, context in try await show(request, context) }
+        router.on(Route.saveList) { request, context in try await save(request, context) }
+        router.on(Route.confirmDeleteList) { _, context in try await confirmDelete(context) }
+        router.on(Route.deleteList) { _, context in try await delete(context) }
+        router.on(Route.shareList) { _, context in try await share(context, on: true) }
+        router.on(Route.unshareList) { _, context in try await share(context, on: false) }
+        router.on(Route.moveInList) { request, context in try await item(request, context, move: true) }
+        router.on(Route.removeFromList) { request, context in try await item(request, context, move: false) }
+        router.on(Route.addMovieToList) { request, context in try await add(.movie, request, context) }
+        router.on(Route.addShowToList) { request, context in try await add(.show, request, context) }
+        router.on(Route.sharedList) { request, context in try await shared(request, context) }
+    }
+
+    func index(_ context: AppRequestContext) async throws -> Response {
+        try renderer.response(ListsIndexPage(try await lists.lists(profile: context.profileID)))
+    }
+
+    struct ListForm: Decodable {
+        var name: String?
+        var description: String?
+    }
+
+    func create(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let form = try await FormInput.decode(ListForm.self, request, context)
+        func refused(_ error: CustomListError) async throws -> Response {
+            let fields = ListFormFields(name: form.name ?? "", description: form.description ?? "", error: error)
+            let page = ListsIndexPage(try await lists.lists(profile: context.profileID), form: fields)
+            return try renderer.response(page, status: error.isStorage ? .serviceUnavailable : .unprocessableContent)
+        }
+        do {
+            _ = try CustomListError.validatedName(form.name)
+            _ = try CustomListError.validatedDescription(form.description)
+        } catch {
+            return try await refused(error)
+        }
+        let (profile, cookie): (UUID, Cookie?)
+        do { (profile, cookie) = try await SessionCookie.profileForWrite(context, sessions) } catch let refusal as VisitorThrottle.Refused {
+            throw refusal.httpError
+        }
+        do {
+            let list = try await lists.create(profile: profile, name: form.name, description: form.description)
+            var response = Response.redirect(to: Route.customListPage(list.id), type: .normal)
+            if let cookie { response.setCookie(cookie) }
+            return response
+        } catch {
+            return try await refused(error)
+        }
+    }
+
+    func show(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try listID(context)
+        let number: Int
+        do { number = try FormInput.pageNumber(request) } catch {
+            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.lists.path)
+        }
+        guard let page = try await lists.page(profile: context.profileID, id: id, page: number) else { throw Self.notFound }
+        return try renderer.response(CustomListPageView(page))
+    }
+
+    func save(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try listID(context)
+        let form = try await FormInput.decode(ListForm.self, request, context)
+        guard let profile = context.profileID else { throw Self.notFound }
+        do {
+            guard try await lists.update(profile: profile, id: id, name: form.name, description: form.description) else { throw Self.notFound }
+            return .redirect(to: Route.customListPage(id), type: .normal)
+        } catch let error as CustomListError {
+            guard let page = try await lists.page(profile: profile, id: id, page: 1) else { throw Self.notFound }
+            let fields = ListFormFields(name: form.name ?? "", description: form.description ?? "", error: error)
+            return try renderer.response(
+                CustomListPageView(page, form: fields), status: error.isStorage ? .serviceUnavailable : .unprocessableContent)
+        }
+    }
+
+    func confirmDelete(_ context: AppRequestContext) async throws -> Response {
+        guard let list = try await lists.list(profile: context.profileID, id: try listID(context)) else { throw Self.notFound }
+        return try renderer.response(ConfirmDeleteListPage(list))
+    }
+
+    func delete(_ context: AppRequestContext) async throws -> Response {
+        let id = try listID(context)
+        guard let profile = context.profileID, try await lists.delete(profile: profile, id: id) else { throw Self.notFound }
+        return .redirect(to: Route.lists.path, type: .normal)
+    }
+
+    func share(_ context: AppRequestContext, on: Bool) async throws -> Response {
+        let id = try listID(context)
+        guard let profile = context.profileID else { throw Self.notFound }
+        let found = on ? try await lists.share(profile: profile, id: id) != nil : try await lists.unshare(profile: profile, id: id)
+        guard found else { throw Self.notFound }
+        return .redirect(to: Route.back(to: Route.customListPage(id), at: "share"), type: .normal)
+    }
+
+    struct ItemForm: Decodable {
+        var kind: String?
+        var item: String?
+        var to: String?
+        var return_to: String?
+    }
+
+    func item(_ request: Request, _ context: AppRequestContext, move: Bool) async throws -> Response {
+        let id = try listID(context)
+        let form = try await FormInput.decode(ItemForm.self, request, context)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.customListPage(id))
+        guard let kind = form.kind.flatMap(MediaKind.init(rawValue:)), let itemID = form.item, !itemID.isEmpty, itemID.count <= 20 else {
+            return try ErrorPages.badRequest(renderer, "The form did not say which title to change.", backURL: returnTo)
+        }
+        guard let profile = context.profileID else { throw Self.notFound }
+        if move {
+            guard let to = form.to.flatMap({ Int($0) }), (1...CustomListError.itemLimit).contains(to) else {
+                return try ErrorPages.badRequest(renderer, "“\(form.to?.prefix(20) ?? "")” is not a place in the list.", backURL: returnTo)
+            }
+            switch try await lists.move(profile: profile, id: id, kind: kind, itemID: itemID, to: to) {
+            case .noList: throw Self.notFound
+            case .notInList: throw HTTPError(.notFound, message: "That title is not in this list any more.")
+            case .added, .kept: return .redirect(to: Route.back(to: returnTo, at: "item-\(kind.rawValue)-\(itemID)"), type: .normal)
+            }
+        }
+        guard try await lists.remove(profile: profile, id: id, kind: kind, itemID: itemID) else {
+            throw HTTPError(.notFound, message: "That title is not in this list any more.")
+        }
+        return .redirect(to: returnTo, type: .normal)
+    }
+
+    struct AddForm: Decodable {
+        var list: String?
+        var return_to: String?
+    }
+
+    func add(_ kind: MediaKind, _ request: Request, _ context: AppRequestContext) async throws -> Response {
+        guard let raw = context.parameters.get("id"), let titleID = Int(raw), titleID > 0 else {
+            throw HTTPError(.notFound, message: "There is no title at this address.")
+        }
+        let form = try await FormInput.decode(AddForm.self, request, context)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.titlePage(kind, String(titleID)))
+        guard let listID = form.list.flatMap(UUID.init(uuidString:)) else {
+            return try ErrorPages.badRequest(renderer, "Choose one of your lists to add it to.", backURL: returnTo)
+        }
+        switch await actions.addToList(listID, kind: kind, id: titleID, profile: context.profileID) {
+        case .done(.noList): throw Self.notFound
+        case .done: return .redirect(to: Route.back(to: returnTo, at: "lists"), type: .normal)
+        case .invalid(let message): return try ErrorPages.badRequest(renderer, message, backURL: returnTo)
+        case .titleNotFound: return try ErrorPages.notFound(renderer, LibraryOutcome.titleNotFoundText(kind, titleID))
+        case .unavailable: return try ErrorPages.fetchFailed(renderer, retryURL: Route.titlePage(kind, String(titleID)))
+        case .storageFailed:
+            let retry = RetryForm(action: Route.addToList(kind, titleID), fields: [("list", listID.uuidString), ("return_to", returnTo)])
+            return try ErrorPages.retry(renderer, message: ErrorTexts.saveFailed, form: retry)
+        }
+    }
+
+    func listID(_ context: AppRequestContext) throws -> UUID {
+        guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw) else { throw Self.notFound }
+        return id
+    }
+
+    static let notFound = HTTPError(.notFound, message: ListsText.notFound)
+}
+
+extension CustomListError {
+    var isStorage: Bool {
+        if case .storageFailed = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+
+/// A list as the index of lists shows it.
+struct ListSummaryView {
+    let name: String
+    let url: String
+    let countText: String
+    let isShared: Bool
+    let description: String?
+
+    init(_ list: CustomList) {
+        name = list.name
+        url = Route.customListPage(list.id)
+        countText = ListsText.count(list.itemCount)
+        isShared = list.isShared
+        description = list.description
+    }
+}
+
+enum ListsText {
+    static func count(_ n: Int) -> String {
+        n == 1 ? "1 title" : "\(n.formatted(.number.locale(Locale(identifier: "en_US")))) titles"
+    }
+
+    static let notFound = "That list is not one of yours (it may have been deleted on another device)."
+    static let sharedNotFound = "This link does not lead to a list any more: its owner stopped sharing it, or deleted it."
+}
+
+/// The list's name and description fields, as the new-list form and the edit form draw them.
+struct ListFormFields {
+    let name: String
+    let description: String
+    let nameError: String?
+    let descriptionError: String?
+    let errorSummary: ErrorSummary?
+    let nameLimit = CustomListError.nameLimit
+    let descriptionLimit = CustomListError.descriptionLimit
+
+    init(name: String = "", description: String = "", error: CustomListError? = nil) {
+        self.name = name
+        self.description = description
+        var errors: [String: String] = [:]
+        switch error {
+        case .nameMissing, .nameTooLong: errors["name"] = error?.message
+        case .descriptionTooLong: errors["description"] = error?.message
+        case .some(let other): errors["form"] = other.message
+        case nil: break
+        }
+        nameError = errors["name"]
+        descriptionError = errors["description"]
+        errorSummary = ErrorSummary(errors, fields: [("name", "list-name"), ("description", "list-description")])
+    }
+}
+
+struct ListsIndexPage: Page {
+    static let template = "lists/index"
+
+    let chrome = Chrome("Your lists", tab: .library)
+    let lists: [ListSummaryView]
+    let hasLists: Bool
+    let countText: String
+    let form: ListFormFields
+    let createURL = Route.createList.path
+    let libraryURL = Route.libraryList(.all)
+    let diaryURL = Route.diary.path
+
+    init(_ lists: [CustomList], form: ListFormFields = ListFormFields()) {
+        self.lists = lists.map(ListSummaryView.init)
+        hasLists = !lists.isEmpty
+        countText = lists.count == 1 ? "1 list" : "\(lists.count) lists"
+        self.form = form
+    }
+}
+
+/// A title in a list, with its place and (on the owner's page) the forms that move or remove it.
+struct ListItemView {
+    let title: String
+    let detailURL: String
+    let posterURL: String
+    let year: String?
+    let note: String?
+    let position: Int
+    let kind: String
+    let itemID: String
+    let anchor: String
+    let upTo: Int?
+    let downTo: Int?
+
+    init(_ item: CustomListItem, count: Int) {
+        title = item.title
+        detailURL = Route.titlePage(item.kind, item.itemID)
+        posterURL = Route.posterImage(source: item.artworkURL, seed: Int(item.itemID) ?? 0, title: item.title)
+        year = item.year.map(String.init)
+        note = item.note
+        position = item.position
+        kind = item.kind.rawValue
+        itemID = item.itemID
+        anchor = "item-\(item.kind.rawValue)-\(item.itemID)"
+        upTo = item.position > 1 ? item.position - 1 : nil
+        downTo = item.position < count ? item.position + 1 : nil
+    }
+}
+
+/// Newer/older page links of a paged list.
+struct PagerView {
+    let previousURL: String?
+    let nextURL: String?
+    let label: String
+
+    init?(page: Int, pageCount: Int, link: (Int) -> String) {
+        guard pageCount > 1 else { return nil }
+        previousURL = page > 1 ? link(page - 1) : nil
+        nextURL = page < pageCount ? link(page + 1) : nil
+        label = "Page \(page) of \(pageCount)"
+    }
+}
+
+struct CustomListPageView: Page {
+    static let template = "lists/list"
+
+    let chrome: Chrome
+    let name: String
+    let description: String?
+    let countText: String
+    let items: [ListItemView]
+    let hasItems: Bool
+    let pager: PagerView?
+    /// The item forms (`lists/items`) are drawn for the owner only.
+    let owner = true
+    let returnTo: String
+    let form: ListFormFields
+    let editOpen: Bool
+    let saveURL: String
+    let deleteURL: String
+    let shareURL: String
+    let unshareURL: String
+    let moveURL: String
+    let removeURL: String
+    let sharedPath: String?
+    let listsURL = Route.lists.path
+
+    init(_ page: CustomListPage, form: ListFormFields? = nil) {
+        let list = page.list
+        chrome = Chrome(list.name, tab: .library)
+        name = list.name
+        description = list.description
+        countText = ListsText.count(list.itemCount)
+        items = page.items.map { ListItemView($0, count: list.itemCount) }
+        hasItems = !items.isEmpty
+        pager = PagerView(page: page.page, pageCount: page.pageCount) { Route.customListPage(list.id, page: $0) }
+        returnTo = Route.customListPage(list.id, page: page.page)
+        self.form = form ?? ListFormFields(name: list.name, description: list.description ?? "")
+        editOpen = form != nil
+        saveURL = Route.listLink(.saveList, list.id)
+        deleteURL = Route.listLink(.confirmDeleteList, list.id)
+        shareURL = Route.listLink(.shareList, list.id)
+        unshareURL = Route.listLink(.unshareList, list.id)
+        moveURL = Route.listLink(.moveInList, list.id)
+        removeURL = Route.listLink(.removeFromList, list.id)
+        sharedPath = list.shareToken.map { Route.sharedListPage($0) }
+    }
+}
+
+struct ConfirmDeleteListPage: Page {
+    static let template = "lists/delete"
+
+    let chrome: Chrome
+    let name: String
+    let countText: String
+    let actionURL: String
+    let cancelURL: String
+
+    init(_ list: CustomList) {
+        chrome = Chrome("Delete \(list.name)?", tab: .library)
+        name = list.name
+        countText = ListsText.count(list.itemCount)
+        actionURL = Route.listLink(.deleteList, list.id)
+        cancelURL = Route.customListPage(list.id)
+    }
+}
+
+/// A shared list as anyone with its link sees it: the list and its titles, nothing of its owner.
+struct SharedListPageView: Page {
+    static let template = "lists/shared"
+
+    let chrome: Chrome
+    let name: String
+    let description: String?
+    let countText: String
+    let items: [ListItemView]
+    let hasItems: Bool
+    let pager: PagerView?
+
+    init(_ page: CustomListPage, token: String) {
+        let list = page.list
+        var chrome = Chrome(list.name, tab: nil)
+        chrome.noindex = true
+        self.chrome = chrome
+        name = list.name
+        description = list.description
+        countText = ListsText.count(list.itemCount)
+        items = page.items.map { ListItemView($0, count: list.itemCount) }
+        hasItems = !items.isEmpty
+        pager = PagerView(page: page.page, pageCount: page.pageCount) { Route.sharedListPage(token, page: $0) }
+    }
+}
+
+/// A title's page: the person's lists that hold it, and a form that adds it to another.
+struct TitleListsView {
+    struct Held {
+        let name: String
+        let url: String
+        /// ", " between names, nothing after the last.
+        let separator: String
+    }
+
+    let actionURL: String
+    let returnTo: String
+    let title: String
+    let held: [Held]
+    let hasHeld: Bool
+    let options: [SelectOption]
+    let hasOptions: Bool
+    let listsURL = Route.lists.path
+
+    init(kind: MediaKind, id: Int, title: String, lists: [CustomList], holding: Set<UUID>) {
+        actionURL = Route.addToList(kind, id)
+        returnTo = Route.titlePage(kind, String(id))
+        self.title = title
+        let holders = lists.filter { holding.contains($0.id) }
+        held = holders.enumerated().map { index, list in
+            Held(name: list.name, url: Route.customListPage(list.id), separator: index < holders.count - 1 ? ", " : "")
+        }
+        hasHeld = !held.isEmpty
+        options = lists.filter { !holding.contains($0.id) }
+            .map { SelectOption(value: $0.id.uuidString.lowercased(), label: $0.name, selected: false) }
+        hasOptions = !options.isEmpty
+    }
+}
