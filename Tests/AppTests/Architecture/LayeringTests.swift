@@ -40,7 +40,10 @@ struct LayeringTests {
     @Test("site paths are written only in the route type; no controller takes AppServices")
     func pathsOnlyInRoutes() {
         for file in Self.sources("Web") + Self.sources("API") where !file.path.hasSuffix("Web/Routes.swift") {
-            for prefix in [#""/api"#, #""/admin"#, #""/movies"#, #""/shows"#, #""/library"#, #""/account"#, #""/search"#, #""/offers"#] {
+            for prefix in [
+                #""/api"#, #""/admin"#, #""/movies"#, #""/shows"#, #""/library"#, #""/account"#, #""/search"#, #""/offers"#, #""/lists"#,
+                #""/shared"#, #""/diary"#,
+            ] {
                 #expect(!file.text.contains(prefix), "\(file.path) writes a path (\(prefix))")
             }
             #expect(!file.text.contains(": AppServices"), "\(file.path) takes AppServices")
