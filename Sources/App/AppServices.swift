@@ -11,6 +11,7 @@ public struct AppServices: Sendable {
     public let library: LibraryService
     public let diary: DiaryService
     public let customLists: CustomListService
+    public let statistics: StatisticsService
     let titles: TitleLookup
     public let sessions: SessionService
     public let accounts: AccountService
@@ -84,6 +85,7 @@ public struct AppServices: Sendable {
         library = LibraryService(database: database, clock: clock)
         diary = DiaryService(database: database, clock: clock, versions: library.versions)
         customLists = CustomListService(database: database, clock: clock, versions: library.versions)
+        statistics = StatisticsService(database: database, clock: clock)
         titles = TitleLookup(catalog: catalog, shows: shows, library: library)
         sessions = SessionService(
             database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400, newVisitorsPerHour: config.newVisitorsPerHour

@@ -62,6 +62,9 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     DiaryController(
         diary: services.diary, sessions: services.sessions, actions: actions, renderer: renderer, pages: PersonalPageCache(clock: services.clock)
     ).register(on: pages)
+    StatsController(
+        statistics: actions.statistics, versions: services.library.versions, renderer: renderer, pages: PersonalPageCache(clock: services.clock)
+    ).register(on: pages)
     ListsController(
         lists: services.customLists, sessions: services.sessions, actions: actions, renderer: renderer,
         sharedPages: PersonalPageCache(clock: services.clock)
@@ -91,7 +94,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
 extension LibraryActions {
     init(_ services: AppServices) {
         self.init(
-            titles: services.titles, library: services.library, diary: services.diary, lists: services.customLists,
+            titles: services.titles, library: services.library, diary: services.diary, lists: services.customLists, statistics: services.statistics,
             posters: services.posters, logger: services.logger)
     }
 }

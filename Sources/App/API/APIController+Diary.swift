@@ -66,3 +66,28 @@ extension Components.Schemas.DiaryEntry {
             title: watch.title, date: watch.day, rating: watch.rating, note: watch.note, rewatch: watch.isRewatch)
     }
 }
+
+extension APIController {
+    func getStatistics(_ input: Operations.GetStatistics.Input) async throws -> Operations.GetStatistics.Output {
+        guard let profile = APIScope.session?.existing else { return .unauthorized(APIRefusal.signInResponse) }
+        let year: Int?
+        do { year = try StatsController.year(input.query.year.map(String.init), now: clock.now()) } catch {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest(error.message))))
+        }
+        let stats = try await actions.statistics.statistics(profile: profile, year: year)
+        func periods(_ list: [WatchStatistics.Period]) -> [Components.Schemas.StatisticsPeriod] {
+            list.map { .init(period: $0.key, films: $0.films, shows: $0.shows, minutes: $0.minutes) }
+        }
+        return .ok(
+            .init(
+                body: .json(
+                    .init(
+                        year: stats.year, watches: stats.watches, films: stats.films, shows: stats.shows, titles: stats.titles,
+                        rewatches: stats.rewatches, filmMinutes: stats.filmMinutes, showMinutes: stats.showMinutes, months: periods(stats.months),
+                        years: periods(stats.years), ratings: stats.ratings,
+                        genres: stats.genres.map { .init(genre: $0.name, watches: $0.watches) },
+                        mostRewatched: stats.rewatched.map {
+                            .init(kind: $0.kind == .show ? .show : .movie, titleId: Int64($0.itemID) ?? 0, title: $0.title, watches: $0.watches)
+                        }, reviewYears: stats.reviewYears))))
+    }
+}

@@ -123,49 +123,24 @@ public struct OfferReport: Sendable {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    static let impressionColor = "#7b61ff", clickColor = "#e8a33d", orderColor = "#1f9d55", axisColor = "#888888"
+    static let impressionColor = "#7b61ff", clickColor = "#e8a33d", orderColor = "#1f9d55"
 
     /// Three bars per day (impressions, counted clicks, orders) on one scale, drawn by the server: no
     /// script, no external file. Each bar's title gives its numbers; the page's table is the full text equivalent.
     public func svgChart(title: String) -> String {
-        let width = 720.0
-        let height = 240.0
-        let left = 44.0
-        let bottom = 28.0
-        let top = 12.0
-        let plotHeight = height - bottom - top
-        let peak = max(rows.map(\.impressions).max() ?? 0, rows.map(\.clicks).max() ?? 0, 1)
-        let slot = (width - left - 8) / Double(max(rows.count, 1))
-        let bar = max(slot * 0.27, 1)
-        func y(_ value: Int) -> Double { top + plotHeight - plotHeight * Double(value) / Double(peak) }
-        func number(_ value: Double) -> String { String(format: "%.1f", value) }
-        var parts = [
-            #"<svg class="report-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(Int(width)) \#(Int(height))" role="img" aria-labelledby="chart-title">"#,
-            "<title id=\"chart-title\">\(UTF8HTMLEscaping.escape(title))</title>",
-            #"<line x1="\#(left)" y1="\#(number(top + plotHeight))" x2="\#(width - 8)" y2="\#(number(top + plotHeight))" stroke="\#(Self.axisColor)"/>"#,
-            #"<text x="\#(left - 6)" y="\#(number(top + 10))" font-size="11" text-anchor="end" fill="currentColor">\#(peak)</text>"#,
-            #"<text x="\#(left - 6)" y="\#(number(top + plotHeight))" font-size="11" text-anchor="end" fill="currentColor">0</text>"#,
-        ]
-        for (index, row) in rows.enumerated() {
-            let x = left + Double(index) * slot + slot * 0.1
-            parts.append(
-                #"<rect class="bar-impressions" x="\#(number(x))" y="\#(number(y(row.impressions)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.impressions)))" fill="\#(Self.impressionColor)"><title>\#(row.day): \#(row.impressions) impressions</title></rect>"#
-            )
-            parts.append(
-                #"<rect class="bar-clicks" x="\#(number(x + bar))" y="\#(number(y(row.clicks)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.clicks)))" fill="\#(Self.clickColor)"><title>\#(row.day): \#(row.clicks) clicks counted, \#(row.discarded) discarded</title></rect>"#
-            )
-            parts.append(
-                #"<rect class="bar-orders" x="\#(number(x + 2 * bar))" y="\#(number(y(row.orders)))" width="\#(number(bar))" height="\#(number(top + plotHeight - y(row.orders)))" fill="\#(Self.orderColor)"><title>\#(row.day): \#(row.orders) orders, \#(row.revenue) \#(currency)</title></rect>"#
-            )
-        }
-        let labelEvery = max(rows.count / 6, 1)
-        for (index, row) in rows.enumerated() where index % labelEvery == 0 {
-            let x = left + Double(index) * slot + slot / 2
-            parts.append(
-                #"<text x="\#(number(x))" y="\#(number(height - 8))" font-size="11" text-anchor="middle" fill="currentColor">\#(row.day.dropFirst(5))</text>"#
-            )
-        }
-        parts.append("</svg>")
-        return parts.joined(separator: "\n")
+        BarChart(
+            id: "chart-title", cssClass: "report-chart", title: title,
+            series: [
+                .init(cssClass: "bar-impressions", color: Self.impressionColor), .init(cssClass: "bar-clicks", color: Self.clickColor),
+                .init(cssClass: "bar-orders", color: Self.orderColor),
+            ],
+            labels: rows.map { String($0.day.dropFirst(5)) }, values: rows.map { [$0.impressions, $0.clicks, $0.orders] },
+            tooltips: rows.map { row in
+                [
+                    "\(row.day): \(row.impressions) impressions", "\(row.day): \(row.clicks) clicks counted, \(row.discarded) discarded",
+                    "\(row.day): \(row.orders) orders, \(row.revenue) \(currency)",
+                ]
+            }
+        ).svg
     }
 }

@@ -14,6 +14,9 @@ public struct Watch: Sendable, Equatable {
     public var note: String?
     /// Not the title's first watch (an earlier day, or earlier the same day).
     public var isRewatch: Bool
+    /// Kept with the watch for the statistics (top genres, hours watched); not shown in the diary.
+    public var genre: String? = nil
+    public var runtimeMinutes: Int? = nil
 }
 
 public struct DiaryPage: Sendable {
@@ -64,7 +67,7 @@ public final class DiaryService: Sendable {
         var watch = Watch(
             id: UUID(), kind: title.kind, itemID: title.itemID, title: title.title, artworkURL: title.artworkURL,
             day: try Self.validatedDay(day, now: clock.now()), rating: try LibraryService.validatedRating(rating),
-            note: try LibraryService.validatedNote(note), isRewatch: false)
+            note: try LibraryService.validatedNote(note), isRewatch: false, genre: title.genre, runtimeMinutes: title.runtimeMinutes)
         let now = clock.now()
         defer { versions.bump(profile) }
         do {
@@ -88,10 +91,14 @@ public final class DiaryService: Sendable {
 
     static func insert(_ watch: Watch, profile: UUID, at now: Date, on sql: any SQLDatabase) async throws {
         try await sql.insert(into: "watches")
-            .columns("id", "profile_id", "media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "created_at")
+            .columns(
+                "id", "profile_id", "media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "created_at", "genre",
+                "runtime_minutes"
+            )
             .values(
                 SQLBind(watch.id), SQLBind(profile), SQLBind(watch.kind.rawValue), SQLBind(watch.itemID), SQLBind(watch.title),
-                SQLBind(watch.artworkURL), SQLBind(watch.day), SQLBind(watch.rating), SQLBind(watch.note), SQLBind(now)
+                SQLBind(watch.artworkURL), SQLBind(watch.day), SQLBind(watch.rating), SQLBind(watch.note), SQLBind(now), SQLBind(watch.genre),
+                SQLBind(watch.runtimeMinutes)
             )
             .run()
     }

@@ -32,6 +32,7 @@ struct LibraryActions: Sendable {
     let library: LibraryService
     let diary: DiaryService
     let lists: CustomListService
+    let statistics: StatisticsService
     let posters: PosterService
     let logger: Logger
 

@@ -124,7 +124,8 @@ public final class LibraryService: Sendable {
                     // Marking Watched logs a watch in the diary, today (a note given with it goes to the title).
                     let watch = Watch(
                         id: UUID(), kind: title.kind, itemID: title.itemID, title: title.title, artworkURL: title.artworkURL,
-                        day: DiaryService.today(now), rating: row.rating.map(Int.init), note: nil, isRewatch: false)
+                        day: DiaryService.today(now), rating: row.rating.map(Int.init), note: nil, isRewatch: false, genre: title.genre,
+                        runtimeMinutes: title.runtimeMinutes)
                     try await DiaryService.insert(watch, profile: profile, at: now, on: db as! any SQLDatabase)
                 }
                 return Self.item(row)

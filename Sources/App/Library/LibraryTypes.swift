@@ -17,6 +17,8 @@ public struct SavedTitle: Sendable {
     public var genre: String?
     public var releaseDate: Date?
     public var artworkURL: String?
+    /// A film's length, or a show's episode length: the statistics' hours watched.
+    public var runtimeMinutes: Int? = nil
     public var snapshot: Data
 }
 
@@ -24,7 +26,7 @@ extension Movie {
     func savedTitle() throws -> SavedTitle {
         SavedTitle(
             kind: .movie, itemID: String(id), title: title, genre: genre, releaseDate: releaseDate, artworkURL: artworkURL,
-            snapshot: try JSONEncoder().encode(self)
+            runtimeMinutes: runtimeMinutes, snapshot: try JSONEncoder().encode(self)
         )
     }
 }
@@ -33,7 +35,7 @@ extension Show {
     func savedTitle() throws -> SavedTitle {
         SavedTitle(
             kind: .show, itemID: String(id), title: name, genre: genres.first, releaseDate: premiered.flatMap(ITunesDates.parse),
-            artworkURL: imageMedium, snapshot: try JSONEncoder().encode(self)
+            artworkURL: imageMedium, runtimeMinutes: runtimeMinutes, snapshot: try JSONEncoder().encode(self)
         )
     }
 }

@@ -49,6 +49,7 @@ public final class AppDatabase: Sendable {
         CreateWatches(),
         IndexListFilters(),
         CreateCustomLists(),
+        AddWatchDetails(),
     ]
 
     private init(

@@ -40,4 +40,6 @@ extension Route {
             "page": page > 1 ? "\(page)" : nil,
         ])
     }
+    /// The statistics of all time, or a year in review.
+    static func statisticsPage(year: Int? = nil) -> String { statistics.link(query: ["year": year.map(String.init)]) }
 }

@@ -61,6 +61,7 @@ enum Route: String, SiteRoute {
     case logShowWatch = "POST /library/shows/:id/watches"
     case diary = "GET /diary"
     case deleteWatch = "POST /diary/:id/delete"
+    case statistics = "GET /stats"
     case addMovieToList = "POST /library/movies/:id/lists"
     case addShowToList = "POST /library/shows/:id/lists"
 
@@ -111,7 +112,7 @@ enum Route: String, SiteRoute {
         guard let route = allCases.first(where: { $0.method == .get && $0.matches(bare) }) else { return nil }
         return switch route {
         case .home, .movies, .movie, .movieNote: .movies
-        case .library, .confirmRemoveMovie, .confirmRemoveShow, .diary, .lists, .customList, .confirmDeleteList: .library
+        case .library, .confirmRemoveMovie, .confirmRemoveShow, .diary, .statistics, .lists, .customList, .confirmDeleteList: .library
         case .shows, .showFavorites, .show: .shows
         default: nil
         }

@@ -74,6 +74,7 @@ struct DiaryPageView: Page {
     let nextURL: String?
     let pageLabel: String?
     let listsURL = Route.libraryList(.all)
+    let statsURL = Route.statisticsPage()
 
     init(_ page: DiaryPage) {
         let returnTo = Route.diaryPage(page.page)

@@ -66,6 +66,7 @@ struct MyListsPage: Page {
     let kindTabs: [LibraryTab]
     let diaryURL = Route.diary.path
     let customListsURL = Route.lists.path
+    let statsURL = Route.statisticsPage()
     /// `MovieCardView` or `ShowCardView` (the template picks the partial by `isShow`), in runs with sponsored slots.
     let groups: [CardGroup<Any>]
     let hasCards: Bool

@@ -1,0 +1,48 @@
+import Foundation
+import Hummingbird
+
+/// The statistics page (`?year=` for a year in review), rendered once per person, year and
+/// version of their lists and diary, like the diary's pages.
+struct StatsController {
+    let statistics: StatisticsService
+    let versions: LibraryVersions
+    let renderer: PageRenderer
+    let pages: PersonalPageCache
+
+    func register(on router: RouterGroup<AppRequestContext>) {
+        router.on(Route.statistics) { request, context in try await page(request, context) }
+    }
+
+    func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let year: Int?
+        do { year = try Self.year(request.uri.queryParameters["year"].map(String.init), now: statistics.clock.now()) } catch {
+            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.statisticsPage())
+        }
+        guard let profile = context.profileID else {
+            return try renderer.response(StatsPageView(try await statistics.statistics(profile: nil, year: year)))
+        }
+        // Read before the queries: a write that lands meanwhile bumps it, so the page is not reused.
+        let version = versions.current(profile)
+        let key = "\(profile)|\(Route.statisticsPage(year: year))"
+        if let cached = pages.get(key, version: version) { return cached.parts.response() }
+        let rendered = await pages.rendering.run("\(key)|\(version)") { [statistics, renderer, pages] in
+            do {
+                let html = try renderer.html(StatsPageView(try await statistics.statistics(profile: profile, year: year)))
+                return .success(pages.put(key, version: version, html: html, listing: ListingContext(items: [], kind: nil, key: nil, name: "stats")))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try rendered.get().parts.response()
+    }
+
+    /// A year in review from 1888 to next year; nil (all time) when not given.
+    static func year(_ raw: String?, now: Date) throws(FormInput.Invalid) -> Int? {
+        guard let raw, !raw.isEmpty else { return nil }
+        let latest = Calendar.utc.component(.year, from: now) + 1
+        guard let year = Int(raw), (1888...latest).contains(year) else {
+            throw FormInput.Invalid(message: "“\(raw.prefix(20))” is not a year to review: choose one from 1888 to \(latest).")
+        }
+        return year
+    }
+}

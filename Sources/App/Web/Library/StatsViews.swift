@@ -1,0 +1,134 @@
+import Foundation
+
+/// The statistics page: all time, or one year in review. Every chart is server-drawn SVG with
+/// the same numbers in a table beside it.
+struct StatsPageView: Page {
+    static let template = "library/stats"
+
+    struct Figure {
+        let value: String
+        let label: String
+    }
+
+    struct PeriodRow {
+        let label: String
+        let films: Int
+        let shows: Int
+        let hours: String
+    }
+
+    struct RatingRow {
+        let words: String
+        let titles: Int
+    }
+
+    struct GenreRow {
+        let name: String
+        let watches: Int
+    }
+
+    struct RewatchRow {
+        let title: String
+        let url: String
+        let watches: Int
+    }
+
+    struct YearLink {
+        let label: String
+        let url: String
+        let current: Bool
+    }
+
+    static let filmColor = "#7b61ff", showColor = "#e8a33d", ratingColor = "#1f9d55"
+
+    let chrome: Chrome
+    let heading: String
+    let hasWatches: Bool
+    let figures: [Figure]
+    let monthsChart: String
+    let monthRows: [PeriodRow]
+    let yearsChart: String?
+    let yearRows: [PeriodRow]
+    let ratingsChart: String?
+    let ratingRows: [RatingRow]
+    let genres: [GenreRow]
+    let hasGenres: Bool
+    let rewatched: [RewatchRow]
+    let hasRewatched: Bool
+    let yearLinks: [YearLink]
+    let diaryURL = Route.diary.path
+    let listsURL = Route.libraryList(.all)
+
+    init(_ stats: WatchStatistics) {
+        let scope = stats.year.map(String.init) ?? "all time"
+        heading = stats.year.map { "\($0) in review" } ?? "Statistics"
+        chrome = Chrome(heading, tab: .library)
+        hasWatches = stats.watches > 0
+        figures = [
+            Figure(value: Self.number(stats.watches), label: stats.watches == 1 ? "watch" : "watches"),
+            Figure(value: Self.number(stats.films), label: stats.films == 1 ? "film" : "films"),
+            Figure(value: Self.number(stats.shows), label: stats.shows == 1 ? "show watch" : "show watches"),
+            Figure(value: Self.number(stats.titles), label: stats.titles == 1 ? "title" : "different titles"),
+            Figure(value: Self.number(stats.rewatches), label: stats.rewatches == 1 ? "rewatch" : "rewatches"),
+            Figure(value: Self.hours(stats.filmMinutes + stats.showMinutes), label: "watched (films’ runtimes, one episode per show watch)"),
+        ]
+        let months = stats.months
+        monthsChart = Self.periodChart(
+            id: "chart-months", title: "Films and shows watched per month, \(stats.year.map(String.init) ?? "last twelve months")", months,
+            label: { Self.monthName($0.key, style: .abbreviated) }, tip: { Self.monthName($0.key, style: .wide) })
+        monthRows = months.map {
+            PeriodRow(label: Self.monthName($0.key, style: .wide), films: $0.films, shows: $0.shows, hours: Self.hours($0.minutes))
+        }
+        yearsChart =
+            stats.year == nil && !stats.years.isEmpty
+            ? Self.periodChart(id: "chart-years", title: "Films and shows watched per year", stats.years, label: \.key, tip: \.key) : nil
+        yearRows =
+            stats.year == nil
+            ? stats.years.reversed().map { PeriodRow(label: $0.key, films: $0.films, shows: $0.shows, hours: Self.hours($0.minutes)) } : []
+        let rated = stats.ratings.reduce(0, +)
+        ratingsChart =
+            rated == 0
+            ? nil
+            : BarChart(
+                id: "chart-ratings", cssClass: "stats-chart", title: "How many titles have each rating, \(scope)",
+                series: [.init(cssClass: "bar-ratings", color: Self.ratingColor)], labels: Rating.range.map(Rating.stars),
+                values: stats.ratings.map { [$0] }, tooltips: Rating.range.map { ["\(Rating.words($0)): \(stats.ratings[$0 - 1])"] }, labelCount: 10
+            ).svg
+        ratingRows = rated == 0 ? [] : Rating.range.map { RatingRow(words: Rating.words($0), titles: stats.ratings[$0 - 1]) }
+        genres = stats.genres.map { GenreRow(name: $0.name, watches: $0.watches) }
+        hasGenres = !genres.isEmpty
+        rewatched = stats.rewatched.map { RewatchRow(title: $0.title, url: Route.titlePage($0.kind, $0.itemID), watches: $0.watches) }
+        hasRewatched = !rewatched.isEmpty
+        yearLinks =
+            [YearLink(label: "All time", url: Route.statisticsPage(), current: stats.year == nil)]
+            + stats.reviewYears.map { YearLink(label: String($0), url: Route.statisticsPage(year: $0), current: $0 == stats.year) }
+    }
+
+    static func periodChart(
+        id: String, title: String, _ periods: [WatchStatistics.Period], label: (WatchStatistics.Period) -> String,
+        tip: (WatchStatistics.Period) -> String
+    ) -> String {
+        BarChart(
+            id: id, cssClass: "stats-chart", title: title,
+            series: [.init(cssClass: "bar-films", color: filmColor), .init(cssClass: "bar-shows", color: showColor)],
+            labels: periods.map(label), values: periods.map { [$0.films, $0.shows] },
+            tooltips: periods.map { ["\(tip($0)): \($0.films) films", "\(tip($0)): \($0.shows) show watches"] }, labelCount: 12
+        ).svg
+    }
+
+    static func number(_ value: Int) -> String { value.formatted(.number.locale(Locale(identifier: "en_US"))) }
+
+    /// "1,234 hours", "1 hour", "45 minutes".
+    static func hours(_ minutes: Int) -> String {
+        if minutes < 60 { return minutes == 1 ? "1 minute" : "\(minutes) minutes" }
+        let hours = (minutes + 30) / 60
+        return hours == 1 ? "1 hour" : "\(number(hours)) hours"
+    }
+
+    /// "Nov" or "November 2026" for `2026-11`.
+    static func monthName(_ key: String, style: Date.FormatStyle.Symbol.Month) -> String {
+        guard let date = WatchView.date(key + "-15") else { return key }
+        let format = Date.FormatStyle(timeZone: TimeZone(identifier: "UTC")!).locale(Locale(identifier: "en_US")).month(style)
+        return style == .abbreviated ? date.formatted(format) : date.formatted(format.year())
+    }
+}
