@@ -91,3 +91,24 @@ extension APIController {
                         }, reviewYears: stats.reviewYears))))
     }
 }
+
+extension APIController {
+    func updateWatch(_ input: Operations.UpdateWatch.Input) async throws -> Operations.UpdateWatch.Output {
+        guard case .json(let body) = input.body else { throw HTTPError(.unsupportedMediaType) }
+        let missing = Components.Schemas.Problem.notFound("That watch is not in your diary.")
+        guard let id = UUID(uuidString: input.path.entryId), let profile = APIScope.session?.existing,
+            let watch = try await actions.diary.watch(profile: profile, id: id)
+        else { return .notFound(.init(body: .applicationProblemJson(missing))) }
+        do {
+            let rating = body.rating.map(Self.ratingChange) ?? watch.rating
+            let note = body.note ?? watch.note
+            guard try await actions.diary.update(profile: profile, id: id, day: body.date ?? watch.day, rating: rating, note: note),
+                let saved = try await actions.diary.watches(profile: profile, kind: watch.kind, itemID: watch.itemID).first(where: { $0.id == id })
+            else { return .notFound(.init(body: .applicationProblemJson(missing))) }
+            return .ok(.init(body: .json(.init(saved))))
+        } catch let error as LibraryError {
+            if case .storageFailed = error { return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(error.message)))) }
+            return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: error.message))))
+        }
+    }
+}

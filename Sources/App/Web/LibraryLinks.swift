@@ -42,4 +42,8 @@ extension Route {
     }
     /// The statistics of all time, or a year in review.
     static func statisticsPage(year: Int? = nil) -> String { statistics.link(query: ["year": year.map(String.init)]) }
+    /// A watch's edit form or delete confirmation, coming back to `returnTo` after.
+    static func watchLink(_ route: Route, _ id: UUID, returnTo: String? = nil) -> String {
+        route.link(id.uuidString.lowercased(), query: ["return_to": returnTo])
+    }
 }

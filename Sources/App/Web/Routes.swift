@@ -60,6 +60,9 @@ enum Route: String, SiteRoute {
     case logMovieWatch = "POST /library/movies/:id/watches"
     case logShowWatch = "POST /library/shows/:id/watches"
     case diary = "GET /diary"
+    case editWatch = "GET /diary/:id/edit"
+    case saveWatch = "POST /diary/:id"
+    case confirmDeleteWatch = "GET /diary/:id/delete"
     case deleteWatch = "POST /diary/:id/delete"
     case statistics = "GET /stats"
     case addMovieToList = "POST /library/movies/:id/lists"
@@ -112,7 +115,9 @@ enum Route: String, SiteRoute {
         guard let route = allCases.first(where: { $0.method == .get && $0.matches(bare) }) else { return nil }
         return switch route {
         case .home, .movies, .movie, .movieNote: .movies
-        case .library, .confirmRemoveMovie, .confirmRemoveShow, .diary, .statistics, .lists, .customList, .confirmDeleteList: .library
+        case .library, .confirmRemoveMovie, .confirmRemoveShow, .diary, .editWatch, .confirmDeleteWatch, .statistics, .lists, .customList,
+            .confirmDeleteList:
+            .library
         case .shows, .showFavorites, .show: .shows
         default: nil
         }

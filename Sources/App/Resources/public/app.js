@@ -381,8 +381,39 @@
     if (remove) {
       event.preventDefault();
       confirmRemove(remove);
+      return;
+    }
+    const confirmLink = target.closest(".js-confirm");
+    if (confirmLink) {
+      event.preventDefault();
+      confirmThenPost(confirmLink);
     }
   });
+
+  // A delete behind a confirmation page (a watch): the confirm dialog asks instead, then the
+  // same form the page would have posted is sent, and the server answers with the page to go back to.
+  function confirmThenPost(link) {
+    const dialog = document.getElementById("confirm-dialog");
+    dialog.querySelector("h2").textContent = link.dataset.heading;
+    dialog.querySelector("[data-confirm]").textContent = link.dataset.button;
+    dialog.querySelector(".confirm-text").textContent = link.dataset.text;
+    dialog.querySelector("[data-confirm]").onclick = function () {
+      dialog.close();
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = link.dataset.action;
+      [["csrf", csrfToken()], ["return_to", link.dataset.return || ""]].forEach(function (pair) {
+        const input = document.createElement("input");
+        input.type = "hidden";
+        input.name = pair[0];
+        input.value = pair[1];
+        form.append(input);
+      });
+      document.body.append(form);
+      form.submit();
+    };
+    dialog.showModal();
+  }
 
   function askThenRemove(container, action, returnTo, message) {
     const dialog = document.getElementById("confirm-dialog");
@@ -402,7 +433,7 @@
   }
 
   // Links that open a dialog act as buttons once this script runs: announced as buttons, and Space presses them.
-  document.querySelectorAll(".js-remove, .js-edit-note").forEach(function (link) { link.setAttribute("role", "button"); });
+  document.querySelectorAll(".js-remove, .js-edit-note, .js-confirm").forEach(function (link) { link.setAttribute("role", "button"); });
   document.addEventListener("keydown", function (event) {
     const link = event.target;
     if (event.key !== " " || !(link instanceof HTMLAnchorElement) || link.getAttribute("role") !== "button") return;

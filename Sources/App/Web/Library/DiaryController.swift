@@ -17,6 +17,9 @@ struct DiaryController {
         router.on(Route.logMovieWatch) { request, context in try await log(.movie, request, context) }
         router.on(Route.logShowWatch) { request, context in try await log(.show, request, context) }
         router.on(Route.deleteWatch) { request, context in try await delete(request, context) }
+        router.on(Route.editWatch) { request, context in try await watchPage(request, context, edit: true) }
+        router.on(Route.confirmDeleteWatch) { request, context in try await watchPage(request, context, edit: false) }
+        router.on(Route.saveWatch) { request, context in try await save(request, context) }
     }
 
     func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -86,15 +89,50 @@ struct DiaryController {
         var return_to: String?
     }
 
+    static let watchNotFound = HTTPError(.notFound, message: "That watch is not in your diary (it may have been deleted on another device).")
+
+    /// The edit form, or the delete confirmation without JavaScript.
+    func watchPage(_ request: Request, _ context: AppRequestContext, edit: Bool) async throws -> Response {
+        guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw),
+            let watch = try await diary.watch(profile: context.profileID, id: id)
+        else { throw Self.watchNotFound }
+        let returnTo = Route.safeReturnPath(request.uri.queryParameters["return_to"].map(String.init), fallback: Route.diary.path)
+        return try edit
+            ? renderer.response(WatchEditPage(watch, returnTo: returnTo, now: diary.clock.now()))
+            : renderer.response(WatchDeletePage(watch, returnTo: returnTo))
+    }
+
+    func save(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw), let profile = context.profileID,
+            var watch = try await diary.watch(profile: profile, id: id)
+        else { throw Self.watchNotFound }
+        let form = try await FormInput.decode(LogForm.self, request, context)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.diary.path)
+        func refused(_ message: String, _ status: HTTPResponse.Status) throws -> Response {
+            watch.day = form.day ?? watch.day
+            watch.note = form.note
+            return try renderer.response(WatchEditPage(watch, returnTo: returnTo, now: diary.clock.now(), error: message), status: status)
+        }
+        let rating: Int?
+        do { rating = try FormInput.rating(form.rating) ?? watch.rating } catch { return try refused(error.message, .unprocessableContent) }
+        do {
+            guard try await diary.update(profile: profile, id: id, day: form.day ?? watch.day, rating: rating, note: form.note) else {
+                throw Self.watchNotFound
+            }
+        } catch let error as LibraryError {
+            if case .storageFailed = error { return try refused(error.message, .serviceUnavailable) }
+            return try refused(error.message, .unprocessableContent)
+        }
+        return .redirect(to: returnTo, type: .normal)
+    }
+
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw), let profile = context.profileID else {
-            throw HTTPError(.notFound, message: "That watch is not in your diary (it may have been deleted on another device).")
+            throw Self.watchNotFound
         }
         let form = try await FormInput.decode(DeleteForm.self, request, context)
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.diary.path)
-        guard try await diary.delete(profile: profile, id: id) else {
-            throw HTTPError(.notFound, message: "That watch is not in your diary (it may have been deleted on another device).")
-        }
+        guard try await diary.delete(profile: profile, id: id) else { throw Self.watchNotFound }
         return .redirect(to: returnTo, type: .normal)
     }
 }

@@ -11,6 +11,8 @@ struct WatchView {
     let note: String?
     let isRewatch: Bool
     let deleteURL: String
+    let editURL: String
+    let confirmDeleteURL: String
     let returnTo: String
 
     init(_ watch: Watch, returnTo: String) {
@@ -22,7 +24,9 @@ struct WatchView {
         words = watch.rating.map { "Rated " + Rating.words($0) }
         note = watch.note
         isRewatch = watch.isRewatch
-        deleteURL = Route.deleteWatch.link(watch.id.uuidString.lowercased())
+        deleteURL = Route.watchLink(.deleteWatch, watch.id)
+        editURL = Route.watchLink(.editWatch, watch.id, returnTo: returnTo)
+        confirmDeleteURL = Route.watchLink(.confirmDeleteWatch, watch.id, returnTo: returnTo)
         self.returnTo = returnTo
     }
 
@@ -53,7 +57,7 @@ struct TitleDiaryView {
         today = DiaryService.today(now)
         latest = DiaryService.latestToday(now)
         ratingOptions = RatingPicker.options(selected: nil)
-        self.watches = watches.map { WatchView($0, returnTo: Route.titlePage(kind, String(id))) }
+        self.watches = watches.map { WatchView($0, returnTo: Route.back(to: Route.titlePage(kind, String(id)), at: "diary")) }
         hasWatches = !watches.isEmpty
         submitLabel = watches.isEmpty ? "Log a watch" : "Log a rewatch"
     }
@@ -99,5 +103,56 @@ struct DiaryPageView: Page {
     static func monthHeading(_ day: String) -> String {
         guard let date = WatchView.date(day) else { return String(day.prefix(7)) }
         return date.formatted(.dateTime.month(.wide).year().locale(Locale(identifier: "en_US")))
+    }
+}
+
+/// A watch's own form: its day, rating and note (`library/watch_edit`).
+struct WatchEditPage: Page {
+    static let template = "library/watch_edit"
+
+    let chrome: Chrome
+    let title: String
+    let dayText: String
+    let day: String
+    let latest: String
+    let note: String
+    let ratingOptions: [SelectOption]
+    let actionURL: String
+    let returnTo: String
+    let errorSummary: ErrorSummary?
+    let error: String?
+    let noteLimit = LibraryService.noteLimit
+
+    init(_ watch: Watch, returnTo: String, now: Date, error: String? = nil) {
+        chrome = Chrome("Edit your watch of \(watch.title)", tab: .library)
+        title = watch.title
+        dayText = WatchView.longDay(watch.day)
+        day = watch.day
+        latest = DiaryService.latestToday(now)
+        note = watch.note ?? ""
+        ratingOptions = RatingPicker.options(selected: watch.rating)
+        actionURL = Route.watchLink(.saveWatch, watch.id)
+        self.returnTo = returnTo
+        self.error = error
+        errorSummary = error.map { ErrorSummary(["form": $0], fields: []) } ?? nil
+    }
+}
+
+/// The no-JavaScript confirmation before a watch is deleted (with JavaScript, the confirm dialog).
+struct WatchDeletePage: Page {
+    static let template = "library/watch_delete"
+
+    let chrome: Chrome
+    let title: String
+    let dayText: String
+    let actionURL: String
+    let returnTo: String
+
+    init(_ watch: Watch, returnTo: String) {
+        chrome = Chrome("Delete this watch?", tab: .library)
+        title = watch.title
+        dayText = WatchView.longDay(watch.day)
+        actionURL = Route.watchLink(.deleteWatch, watch.id)
+        self.returnTo = returnTo
     }
 }
