@@ -89,6 +89,37 @@ def test_saved_titles_dialogs_and_confirm_pages_have_no_violations(app, sized_br
     assert not found, "\n".join(found)
 
 
+def test_lists_statistics_and_watch_pages_have_no_violations(app, sized_browser):
+    from test_lists_flow import film_ids, make_list
+
+    driver = sized_browser
+    ids = film_ids(driver, app, 2)
+    found = scan_pages(driver, app, ["/lists", "/stats"])
+    list_url = make_list(driver, app, f"Axe {uuid.uuid4().hex[:6]}", ids)
+    driver.get(list_url)
+    submit(driver, "Make a share link")
+    shared = wait_for(driver, "a.share-link").get_attribute("href")
+    found += violations(driver, "a shared list, its owner's page")
+    driver.get(app.url(f"/movies/{ids[0]}"))
+    submit(driver, "Log a watch")
+    found += violations(driver, "a film with a watch and a list")
+    found += scan_pages(driver, app, ["/lists", "/stats", "/stats?year=2026", "/diary"])
+    edit = driver.find_element(By.LINK_TEXT, "Edit").get_attribute("href")
+    remove = driver.find_element(By.CSS_SELECTOR, ".diary-entry a.js-confirm")
+    remove_page = remove.get_attribute("href")
+    click(driver, remove)
+    wait_dialog(driver, "confirm-dialog")
+    found += violations(driver, "delete-a-watch dialog open")
+    driver.get(edit)
+    found += violations(driver, "a watch's edit form")
+    driver.get(remove_page)
+    found += violations(driver, "a watch's delete confirmation")
+    driver.delete_all_cookies()
+    driver.get(shared)
+    found += violations(driver, "a shared list, no cookie")
+    assert not found, "\n".join(found)
+
+
 def test_account_pages_and_form_errors_have_no_violations(app, sized_browser):
     driver = sized_browser
     found = scan_pages(driver, app, ["/account/signin", "/account/signup"])

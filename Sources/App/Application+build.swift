@@ -60,14 +60,17 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         pages: PersonalPageCache(clock: services.clock)
     ).register(on: pages)
     DiaryController(
-        diary: services.diary, sessions: services.sessions, actions: actions, renderer: renderer, pages: PersonalPageCache(clock: services.clock)
+        diary: services.diary, sessions: services.sessions, actions: actions, renderer: renderer,
+        pages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock)
     ).register(on: pages)
+    // The diary's, statistics' and shared lists' pages are small (20–50 KiB): smaller budgets than My Lists'.
     StatsController(
-        statistics: actions.statistics, versions: services.library.versions, renderer: renderer, pages: PersonalPageCache(clock: services.clock)
+        statistics: actions.statistics, versions: services.library.versions, renderer: renderer,
+        pages: PersonalPageCache(maxBytes: 2 * 1024 * 1024, clock: services.clock)
     ).register(on: pages)
     ListsController(
         lists: services.customLists, sessions: services.sessions, actions: actions, renderer: renderer,
-        sharedPages: PersonalPageCache(clock: services.clock)
+        sharedPages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock)
     ).register(on: pages)
     PosterController(posters: services.posters).register(on: pages)
     ShowsController(

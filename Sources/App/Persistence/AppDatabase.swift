@@ -50,6 +50,7 @@ public final class AppDatabase: Sendable {
         IndexListFilters(),
         CreateCustomLists(),
         AddWatchDetails(),
+        IndexStatistics(),
     ]
 
     private init(

@@ -10,6 +10,7 @@ struct AddWatchDetailsMigrationTests {
     @Test("watches logged before get the genre and runtime of the person's saved title; other watches and the diary stay as they were")
     func watchesGetDetails() async throws {
         try await TestDatabase.with { database in
+            try await database.write { db in try await IndexStatistics().revert(on: db) }
             try await database.write { db in try await AddWatchDetails().revert(on: db) }
             let profile = UUID()
             let now = Date(timeIntervalSince1970: 1_700_000_000)
@@ -34,6 +35,7 @@ struct AddWatchDetailsMigrationTests {
                 }
             }
             try await database.write { db in try await AddWatchDetails().prepare(on: db) }
+            try await database.write { db in try await IndexStatistics().prepare(on: db) }
             struct Row: Decodable {
                 var item_id: String
                 var genre: String?

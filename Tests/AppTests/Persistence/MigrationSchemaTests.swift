@@ -18,7 +18,7 @@ struct MigrationSchemaTests {
             "App.CreateProfiles", "App.CreateLibraryEntries", "App.CreateCatalogCache", "App.CreateSearchTables", "App.CreateOffers",
             "App.SeedDemoOffers", "App.AddAccounts", "App.CreateLoginFailures", "App.CreateAPITokens", "App.AddSessionDetails",
             "App.CountClicksOnce", "App.CreateClientLimits", "App.CreateSearchHistory", "App.CreateShopSigning", "App.AddRatings",
-            "App.CreateWatches", "App.IndexListFilters", "App.CreateCustomLists", "App.AddWatchDetails",
+            "App.CreateWatches", "App.IndexListFilters", "App.CreateCustomLists", "App.AddWatchDetails", "App.IndexStatistics",
         ]
         #expect(AppDatabase.migrations.map(\.name) == expected)
         // Fluent's default name, which older versions of these migrations were recorded under.

@@ -34,9 +34,16 @@ struct MovieCardViewTests {
         }
         let picker = RatingPicker(actionURL: "/library/movies/5", returnTo: "/library", anchor: "movie-5", title: "T", rating: 7)
         Self.expectLookupMatchesReflection(picker, fields: 5) { picker.child(named: $0) }
-        for option in picker.options { Self.expectLookupMatchesReflection(option, fields: 3) { option.child(named: $0) } }
+        for option in RatingPicker.options(selected: 7) { Self.expectLookupMatchesReflection(option, fields: 3) { option.child(named: $0) } }
+        #expect(
+            picker.optionsHTML.contains(#"<option value="7" selected>3½ stars</option>"#)
+                && picker.optionsHTML.hasPrefix(#"<option value="0">No rating</option>"#))
         let show = ShowCardView(
             item: LibraryItem(kind: .show, itemID: "9", title: "S", favorite: true, watched: false, updatedAt: Date()), returnTo: "/")
         Self.expectLookupMatchesReflection(show, fields: 12) { show.child(named: $0) }
+        let page = MyListsPage(
+            list: .all, filter: LibraryFilter(), genres: ["Drama"], page: LibraryPage(items: [state], total: 61, page: 1))
+        Self.expectLookupMatchesReflection(page, fields: 17) { page.child(named: $0) }
+        for group in page.groups { Self.expectLookupMatchesReflection(group, fields: 2) { group.child(named: $0) } }
     }
 }

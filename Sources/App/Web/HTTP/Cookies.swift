@@ -47,13 +47,16 @@ struct CookieJar: Sendable {
     static let lastSearch = "ps_last_search"
 
     var secure = false
+    /// The request's cookies, parsed once by the first middleware (`SecurityHeadersMiddleware`):
+    /// `Request.cookies` parses the header again on every read, and a page reads three cookies.
+    var received: Cookies?
 
     func name(_ base: String) -> String { secure ? "__Host-" + base : base }
 
     /// The cookie's value, read only under this transport's name (over HTTPS a plain `ps_…` cookie
     /// is ignored: anything could have set it).
     func value(_ base: String, in request: Request) -> String? {
-        request.cookies[name(base)]?.value
+        (received ?? request.cookies)[name(base)]?.value
     }
 
     /// `maxAge` nil: a browser-session cookie (no Max-Age or Expires), gone when the browser closes.

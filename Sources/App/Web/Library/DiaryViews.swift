@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// One watch as the diary and a title's page show it.
 struct WatchView {
@@ -35,6 +36,27 @@ struct WatchView {
 
     /// Noon UTC of a `yyyy-MM-dd` day: the same calendar day in every zone's formatting here (all UTC).
     static func date(_ day: String) -> Date? { try? Date(day + "T12:00:00Z", strategy: .iso8601) }
+}
+
+/// Fifty watches a diary page: looked up without reflection, as the cards are.
+extension WatchView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "detailURL": detailURL
+        case "dayISO": dayISO
+        case "dayText": dayText
+        case "stars": stars
+        case "words": words
+        case "note": note
+        case "isRewatch": isRewatch
+        case "deleteURL": deleteURL
+        case "editURL": editURL
+        case "confirmDeleteURL": confirmDeleteURL
+        case "returnTo": returnTo
+        default: nil
+        }
+    }
 }
 
 /// A title's diary on its page (`shared/diary`): its watches, newest first, and the form that logs

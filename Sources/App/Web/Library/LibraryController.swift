@@ -53,8 +53,18 @@ struct LibraryController {
                 let result = try await library.list(profile: profile, list: list, page: page, filter: filter)
                 let genres = try await library.genres(profile: profile)
                 let html = try renderer.html(MyListsPage(list: list, filter: filter, genres: genres, page: result))
-                // Keyed by the page and its version: its sponsored cards are ranked once, not per request.
-                let listing = ListingContext(items: result.items, kind: filter.kind, key: "my-lists|\(key)|\(version)", name: "my-lists")
+                // Keyed by the page and the titles on it (what the ranking reads): its sponsored cards
+                // are ranked once, not per request, and not again after a change that keeps the
+                // same titles (a rating, a note, a flag).
+                var titles = Hasher()
+                for item in result.items {
+                    titles.combine(item.kind.rawValue)
+                    titles.combine(item.itemID)
+                    titles.combine(item.title)
+                    titles.combine(item.genre)
+                }
+                let listing = ListingContext(
+                    items: result.items, kind: filter.kind, key: "my-lists|\(key)|\(titles.finalize())", name: "my-lists")
                 return .success(pages.put(key, version: version, html: html, listing: listing))
             } catch {
                 return .failure(error)

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Mustache
 import NIOCore
 
 /// One partner offer as the banner, a shop row or a sponsored card show it.
@@ -48,6 +49,16 @@ struct TitleOffersView {
 struct CardGroup<Card> {
     let cards: [Card]
     let slot: Bool
+}
+
+extension CardGroup: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "cards": cards
+        case "slot": slot
+        default: nil
+        }
+    }
 }
 
 /// Listing pages are rendered with a marker after every 12th card; each request fills the markers

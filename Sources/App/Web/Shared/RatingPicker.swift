@@ -12,14 +12,23 @@ struct RatingPicker {
     /// Unique on a page: a title appears once.
     let fieldID: String
     let title: String
-    let options: [Option]
+    /// The select's options, written once per rating at start-up: 60 cards × 11 options × 3
+    /// template lookups were most of a cold My Lists page's rendering (perf).
+    let optionsHTML: String
 
     init(actionURL: String, returnTo: String, anchor: String, title: String, rating: Int?) {
         self.actionURL = actionURL
         self.returnTo = returnTo
         fieldID = "rating-\(anchor)"
         self.title = title
-        options = Self.options(selected: rating)
+        optionsHTML = Self.optionsHTML[rating.flatMap { Rating.range.contains($0) ? $0 : nil } ?? 0]
+    }
+
+    /// Index 0: nothing rated; 1–10: that rating selected. Labels are fixed text ("3½ stars"), escaped all the same.
+    static let optionsHTML: [String] = (0...10).map { selected in
+        options(selected: selected == 0 ? nil : selected).map { option in
+            "<option value=\"\(option.value)\"\(option.selected ? " selected" : "")>\(UTF8HTMLEscaping.escape(option.label))</option>"
+        }.joined()
     }
 
     /// "No rating", then ½ star to 5 stars.
@@ -38,7 +47,7 @@ extension RatingPicker: MustacheParent {
         case "returnTo": returnTo
         case "fieldID": fieldID
         case "title": title
-        case "options": options
+        case "optionsHTML": optionsHTML
         default: nil
         }
     }

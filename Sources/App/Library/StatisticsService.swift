@@ -1,0 +1,176 @@
+import Foundation
+import SQLKit
+
+/// Reads `WatchStatistics` with four aggregate queries over the person's watches, run at once,
+/// each one pass over an index that holds every column it needs (migration 020): by day (months,
+/// years, minutes), by title (different titles, first watches, the most rewatched), by genre; and
+/// the ratings of the person's saved titles. Measured on 12,000 watches in `scripts/bench`.
+public struct StatisticsService: Sendable {
+    typealias Period = WatchStatistics.Period
+    public static let topCount = 10
+    let database: AppDatabase
+    let clock: any AppClock
+
+    public func statistics(profile: UUID?, year: Int?) async throws -> WatchStatistics {
+        let range = year.map { (String(format: "%04d-01-01", $0), String(format: "%04d-12-31", $0)) } ?? ("0000-01-01", "9999-12-31")
+        let monthKeys = Self.monthKeys(year: year, now: clock.now())
+        guard let profile else {
+            return WatchStatistics(
+                year: year, films: 0, shows: 0, titles: 0, rewatches: 0, filmMinutes: 0, showMinutes: 0,
+                months: monthKeys.map { .init(key: $0, films: 0, shows: 0, minutes: 0) }, years: [], ratings: Array(repeating: 0, count: 10),
+                genres: [], rewatched: [], reviewYears: [])
+        }
+        async let days = self.days(profile, range)
+        async let titles = self.titles(profile, range)
+        async let genres = self.genres(profile, range)
+        async let ratings = self.ratings(profile, year: year, range)
+        async let reviewYears = year == nil ? nil : self.reviewYears(profile)
+        let (byMonth, byYear, minutes) = try await days
+        let years = byYear.values.sorted { $0.key < $1.key }
+        let films = years.reduce(0) { $0 + $1.films }
+        let shows = years.reduce(0) { $0 + $1.shows }
+        let (titleCount, firsts, top) = try await titles
+        return WatchStatistics(
+            year: year, films: films, shows: shows, titles: titleCount, rewatches: films + shows - firsts,
+            filmMinutes: minutes[.movie] ?? 0, showMinutes: minutes[.show] ?? 0,
+            months: monthKeys.map { byMonth[$0] ?? Period(key: $0, films: 0, shows: 0, minutes: 0) }, years: years,
+            ratings: try await ratings, genres: try await genres, rewatched: try await rewatched(profile, top),
+            reviewYears: try await reviewYears ?? years.reversed().compactMap { Int($0.key) })
+    }
+
+    /// `2026-01` … `2026-12` for a year; the twelve months up to this one otherwise.
+    static func monthKeys(year: Int?, now: Date) -> [String] {
+        if let year { return (1...12).map { String(format: "%04d-%02d", year, $0) } }
+        let calendar = Calendar.utc
+        return (0..<12).reversed().compactMap { back in
+            calendar.date(byAdding: .month, value: -back, to: now).map { date in
+                String(format: "%04d-%02d", calendar.component(.year, from: date), calendar.component(.month, from: date))
+            }
+        }
+    }
+
+    /// Watches and minutes per month and kind, summed into months, years and minutes per kind.
+    private func days(
+        _ profile: UUID, _ range: (String, String)
+    ) async throws -> (months: [String: Period], years: [String: Period], minutes: [MediaKind: Int]) {
+        struct Row: Decodable {
+            var month: String
+            var media_kind: String
+            var n: Int
+            var minutes: Int?
+        }
+        let rows = try await database.sql.raw(
+            """
+            SELECT SUBSTR(watched_on, 1, 7) AS month, media_kind, COUNT(*) AS n, SUM(runtime_minutes) AS minutes FROM watches
+            WHERE profile_id = \(bind: profile) AND watched_on >= \(bind: range.0) AND watched_on <= \(bind: range.1)
+            GROUP BY SUBSTR(watched_on, 1, 7), media_kind
+            """
+        ).all(decoding: Row.self)
+        var months: [String: Period] = [:]
+        var years: [String: Period] = [:]
+        var minutes: [MediaKind: Int] = [:]
+        for row in rows {
+            let kind = MediaKind(rawValue: row.media_kind) ?? .movie
+            minutes[kind, default: 0] += row.minutes ?? 0
+            for (key, isYear) in [(row.month, false), (String(row.month.prefix(4)), true)] {
+                var period = (isYear ? years[key] : months[key]) ?? Period(key: key, films: 0, shows: 0, minutes: 0)
+                if kind == .movie { period.films += row.n } else { period.shows += row.n }
+                period.minutes += row.minutes ?? 0
+                if isYear { years[key] = period } else { months[key] = period }
+            }
+        }
+        return (months, years, minutes)
+    }
+
+    private struct TitleRow: Decodable {
+        var media_kind: String
+        var item_id: String
+        var n: Int
+        var firsts: Int
+    }
+
+    /// In one pass by title: how many different titles were watched in the period, how many of
+    /// them for the first time ever (every other watch in it is a rewatch), and the most rewatched.
+    private func titles(_ profile: UUID, _ range: (String, String)) async throws -> (titles: Int, firsts: Int, rewatched: [TitleRow]) {
+        let (from, to) = range
+        let rows = try await database.sql.raw(
+            """
+            WITH per_title AS MATERIALIZED (
+              SELECT media_kind, item_id, MIN(watched_on) AS first_day,
+                SUM(CASE WHEN watched_on >= \(bind: from) AND watched_on <= \(bind: to) THEN 1 ELSE 0 END) AS in_period
+              FROM watches WHERE profile_id = \(bind: profile) GROUP BY media_kind, item_id)
+            SELECT '' AS media_kind, '' AS item_id, COUNT(*) AS n,
+              COALESCE(SUM(CASE WHEN first_day >= \(bind: from) AND first_day <= \(bind: to) THEN 1 ELSE 0 END), 0) AS firsts
+            FROM per_title WHERE in_period > 0
+            UNION ALL
+            SELECT * FROM (SELECT media_kind, item_id, in_period AS n, 0 AS firsts FROM per_title WHERE in_period > 1
+              ORDER BY in_period DESC, media_kind, item_id LIMIT \(unsafeRaw: String(Self.topCount))) top
+            """
+        ).all(decoding: TitleRow.self)
+        let total = rows.first { $0.media_kind.isEmpty }
+        return (total?.n ?? 0, total?.firsts ?? 0, rows.filter { !$0.media_kind.isEmpty }.sorted { $0.n > $1.n })
+    }
+
+    /// The most rewatched with their titles (read for those few only).
+    private func rewatched(_ profile: UUID, _ top: [TitleRow]) async throws -> [WatchStatistics.Rewatched] {
+        guard !top.isEmpty else { return [] }
+        struct Row: Decodable {
+            var media_kind: String
+            var item_id: String
+            var title: String
+        }
+        let rows = try await database.sql.select().column("media_kind").column("item_id").column(
+            SQLFunction("MAX", args: SQLIdentifier("title")), as: "title"
+        )
+        .from("watches").where("profile_id", .equal, SQLBind(profile)).where("item_id", .in, SQLBind.group(top.map(\.item_id)))
+        .groupBy("media_kind").groupBy("item_id").all(decoding: Row.self)
+        let names = Dictionary(rows.map { ("\($0.media_kind)|\($0.item_id)", $0.title) }, uniquingKeysWith: { a, _ in a })
+        return top.map { row in
+            .init(
+                kind: MediaKind(rawValue: row.media_kind) ?? .movie, itemID: row.item_id, title: names["\(row.media_kind)|\(row.item_id)"] ?? "",
+                watches: row.n)
+        }
+    }
+
+    private func ratings(_ profile: UUID, year: Int?, _ range: (String, String)) async throws -> [Int] {
+        struct Row: Decodable {
+            var rating: Int
+            var n: Int
+        }
+        let inYear: SQLQueryString =
+            year == nil
+            ? ""
+            : """
+             AND EXISTS (SELECT 1 FROM watches w WHERE w.profile_id = l.profile_id AND w.media_kind = l.media_kind AND w.item_id = l.item_id
+            AND w.watched_on >= \(bind: range.0) AND w.watched_on <= \(bind: range.1))
+            """
+        let rows = try await database.sql.raw(
+            "SELECT l.rating AS rating, COUNT(*) AS n FROM library_entries l WHERE l.profile_id = \(bind: profile) AND l.rating IS NOT NULL"
+                + inYear + " GROUP BY l.rating"
+        ).all(decoding: Row.self)
+        var counts = Array(repeating: 0, count: 10)
+        for row in rows where Rating.range.contains(row.rating) { counts[row.rating - 1] = row.n }
+        return counts
+    }
+
+    private func genres(_ profile: UUID, _ range: (String, String)) async throws -> [WatchStatistics.Genre] {
+        struct Row: Decodable {
+            var genre: String
+            var n: Int
+        }
+        return try await database.sql.raw(
+            """
+            SELECT genre, COUNT(*) AS n FROM watches WHERE profile_id = \(bind: profile) AND genre IS NOT NULL
+            AND watched_on >= \(bind: range.0) AND watched_on <= \(bind: range.1)
+            GROUP BY genre ORDER BY COUNT(*) DESC, genre LIMIT \(unsafeRaw: String(Self.topCount))
+            """
+        ).all(decoding: Row.self).map { .init(name: $0.genre, watches: $0.n) }
+    }
+
+    private func reviewYears(_ profile: UUID) async throws -> [Int] {
+        struct Row: Decodable { var year: String }
+        return try await database.sql.raw(
+            "SELECT DISTINCT SUBSTR(watched_on, 1, 4) AS year FROM watches WHERE profile_id = \(bind: profile) ORDER BY year DESC"
+        ).all(decoding: Row.self).compactMap { Int($0.year) }
+    }
+}
