@@ -6,22 +6,8 @@ extension DiaryService {
     /// One of the person's own watches (nil for anyone else's).
     public func watch(profile: UUID?, id: UUID) async throws -> Watch? {
         guard let profile else { return nil }
-        struct Row: Decodable {
-            var media_kind: String
-            var item_id: String
-            var title: String
-            var artwork_url: String?
-            var watched_on: String
-            var rating: Int?
-            var note: String?
-        }
-        let row = try await database.sql.select().columns("media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note")
-            .from("watches").where("id", .equal, SQLBind(id)).where("profile_id", .equal, SQLBind(profile)).first(decoding: Row.self)
-        return row.map {
-            Watch(
-                id: id, kind: MediaKind(rawValue: $0.media_kind) ?? .movie, itemID: $0.item_id, title: $0.title, artworkURL: $0.artwork_url,
-                day: $0.watched_on, rating: $0.rating, note: $0.note, isRewatch: false)
-        }
+        return try await Self.rows(database.sql.select(), profile: profile).where("id", .equal, SQLBind(id))
+            .first(decoding: Row.self)?.watch(isRewatch: false)
     }
 
     /// Sets a watch's day, rating and note (nil clears the rating and the note); false when it is

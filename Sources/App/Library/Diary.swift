@@ -145,7 +145,7 @@ public final class DiaryService: Sendable {
         return rows.enumerated().map { index, row in row.watch(isRewatch: index < rows.count - 1) }
     }
 
-    private static func rows(_ select: SQLSelectBuilder, profile: UUID) -> SQLSelectBuilder {
+    static func rows(_ select: SQLSelectBuilder, profile: UUID) -> SQLSelectBuilder {
         select.columns(Row.columns.map { SQLIdentifier($0) }).from("watches").where("profile_id", .equal, SQLBind(profile))
     }
 
@@ -173,7 +173,7 @@ public final class DiaryService: Sendable {
         var n: Int
     }
 
-    private struct Row: Decodable {
+    struct Row: Decodable {
         static let columns = ["id", "media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "created_at"]
         var id: UUID
         var media_kind: String

@@ -115,16 +115,31 @@ struct PagerView {
     }
 }
 
-struct CustomListPageView: Page {
-    static let template = "lists/list"
-
-    let chrome: Chrome
+/// What the owner's page and the shared page both show of a list: its name, description, count,
+/// one page of titles and the pager.
+struct ListContent {
     let name: String
     let description: String?
     let countText: String
     let items: [ListItemView]
     let hasItems: Bool
     let pager: PagerView?
+
+    init(_ page: CustomListPage, link: (Int) -> String) {
+        name = page.list.name
+        description = page.list.description
+        countText = ListsText.count(page.list.itemCount)
+        items = page.items.map { ListItemView($0, count: page.list.itemCount) }
+        hasItems = !items.isEmpty
+        pager = PagerView(page: page.page, pageCount: page.pageCount, link: link)
+    }
+}
+
+struct CustomListPageView: Page {
+    static let template = "lists/list"
+
+    let chrome: Chrome
+    let listContent: ListContent
     /// The item forms (`lists/items`) are drawn for the owner only.
     let owner = true
     let returnTo: String
@@ -142,12 +157,7 @@ struct CustomListPageView: Page {
     init(_ page: CustomListPage, form: ListFormFields? = nil) {
         let list = page.list
         chrome = Chrome(list.name, tab: .library)
-        name = list.name
-        description = list.description
-        countText = ListsText.count(list.itemCount)
-        items = page.items.map { ListItemView($0, count: list.itemCount) }
-        hasItems = !items.isEmpty
-        pager = PagerView(page: page.page, pageCount: page.pageCount) { Route.customListPage(list.id, page: $0) }
+        listContent = ListContent(page) { Route.customListPage(list.id, page: $0) }
         returnTo = Route.customListPage(list.id, page: page.page)
         self.form = form ?? ListFormFields(name: list.name, description: list.description ?? "")
         editOpen = form != nil
@@ -184,24 +194,13 @@ struct SharedListPageView: Page {
     static let template = "lists/shared"
 
     let chrome: Chrome
-    let name: String
-    let description: String?
-    let countText: String
-    let items: [ListItemView]
-    let hasItems: Bool
-    let pager: PagerView?
+    let listContent: ListContent
 
     init(_ page: CustomListPage, token: String) {
-        let list = page.list
-        var chrome = Chrome(list.name, tab: nil)
+        var chrome = Chrome(page.list.name, tab: nil)
         chrome.noindex = true
         self.chrome = chrome
-        name = list.name
-        description = list.description
-        countText = ListsText.count(list.itemCount)
-        items = page.items.map { ListItemView($0, count: list.itemCount) }
-        hasItems = !items.isEmpty
-        pager = PagerView(page: page.page, pageCount: page.pageCount) { Route.sharedListPage(token, page: $0) }
+        listContent = ListContent(page) { Route.sharedListPage(token, page: $0) }
     }
 }
 
