@@ -235,7 +235,11 @@ def test_a_rewatch_is_logged_on_a_past_day_and_listed_in_the_diary(app, nojs_bro
     month = wait_for(nojs_browser, ".diary-month h2")
     assert month.text == "February 2024"
     assert title in nojs_browser.find_element(By.CSS_SELECTOR, ".diary-entry").text
-    click(nojs_browser, nojs_browser.find_element(By.CSS_SELECTOR, ".diary-entry .diary-delete button"))
+    # Without JavaScript, Delete opens a confirmation page; its Delete button deletes and comes back.
+    click(nojs_browser, nojs_browser.find_element(By.CSS_SELECTOR, ".diary-entry a.js-confirm"))
+    until(nojs_browser, lambda d: "/delete" in d.current_url, 10, "Delete did not ask first")
+    assert wait_for(nojs_browser, "main h1").text == "Delete this watch?"
+    click(nojs_browser, nojs_browser.find_element(By.XPATH, "//main//form//button[normalize-space()='Delete']"))
     until(nojs_browser, lambda d: d.find_elements(By.CSS_SELECTOR, "p.empty"), 10, "the watch was not deleted")
 
 
