@@ -32,7 +32,7 @@ public struct CustomListPage: Sendable {
     public var list: CustomList
     public var items: [CustomListItem]
     public var page: Int
-    public var pageCount: Int { max(1, (list.itemCount + Self.pageSize - 1) / Self.pageSize) }
+    public var pageCount: Int { LibraryPage.pageCount(total: list.itemCount, pageSize: Self.pageSize) }
 }
 
 /// Why a list change was refused; nothing was written.

@@ -24,7 +24,7 @@ public struct DiaryPage: Sendable {
     public var watches: [Watch]
     public var total: Int
     public var page: Int
-    public var pageCount: Int { max(1, (total + Self.pageSize - 1) / Self.pageSize) }
+    public var pageCount: Int { LibraryPage.pageCount(total: total, pageSize: Self.pageSize) }
 }
 
 /// The watch diary (`watches`): a dated watch for every time a person watched a title, logged

@@ -63,7 +63,10 @@ public struct LibraryPage: Sendable {
     public var items: [LibraryItem]
     public var total: Int
     public var page: Int
-    public var pageCount: Int { max(1, (total + Self.pageSize - 1) / Self.pageSize) }
+    public var pageCount: Int { Self.pageCount(total: total, pageSize: Self.pageSize) }
+
+    /// Pages needed for `total` rows, `pageSize` a page; an empty list still has its page 1.
+    static func pageCount(total: Int, pageSize: Int) -> Int { max(1, (total + pageSize - 1) / pageSize) }
 }
 
 /// The flags, note and rating a person wants for a title; nil leaves a field as it is.
