@@ -38,11 +38,8 @@ final class PersonalPageCache: Sendable {
 
     /// A page stored with its `owner`, while that owner's counter in `versions` is unchanged.
     func get(_ key: String, versions: LibraryVersions) -> Page? {
-        let now = clock.now()
-        let entry = state.withLock { $0.entries[key] }
-        guard let entry, let owner = entry.owner, entry.version == versions.current(owner), now.timeIntervalSince(entry.storedAt) < maxAge
-        else { return nil }
-        return entry.page
+        guard let owner = state.withLock({ $0.entries[key]?.owner }) else { return nil }
+        return get(key, version: versions.current(owner))
     }
 
     func get(_ key: String, version: UInt64) -> Page? {
@@ -53,6 +50,27 @@ final class PersonalPageCache: Sendable {
             }
             return entry.page
         }
+    }
+
+    /// One person's page at their current version: the stored one, else rendered once for every
+    /// request that asks meanwhile and stored (pages without sponsored cards: the diary, statistics).
+    /// The version is read before rendering: a write that lands meanwhile bumps it, so the page
+    /// rendered from older rows is not reused.
+    func page(
+        _ key: String, of profile: UUID, versions: LibraryVersions, listing name: String,
+        render: @escaping @Sendable () async throws -> String
+    ) async throws -> Page {
+        let version = versions.current(profile)
+        if let cached = get(key, version: version) { return cached }
+        let rendered = await rendering.run("\(key)|\(version)") { [self] in
+            do {
+                let listing = ListingContext(items: [], kind: nil, key: nil, name: name)
+                return .success(put(key, version: version, html: try await render(), listing: listing))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try rendered.get()
     }
 
     /// Stores a page; when the byte budget is spent the cache starts over (pages are cheap to redo).

@@ -30,19 +30,10 @@ struct DiaryController {
         guard let profile = context.profileID else {
             return try renderer.response(DiaryPageView(DiaryPage(watches: [], total: 0, page: number)))
         }
-        // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
-        let version = diary.versions.current(profile)
-        let key = "\(profile)|\(Route.diaryPage(number))"
-        if let cached = pages.get(key, version: version) { return cached.parts.response(cards: []) }
-        let rendered = await pages.rendering.run("\(key)|\(version)") { [diary, renderer, pages] in
-            do {
-                let html = try renderer.html(DiaryPageView(try await diary.page(profile: profile, page: number)))
-                return .success(pages.put(key, version: version, html: html, listing: ListingContext(items: [], kind: nil, key: nil, name: "diary")))
-            } catch {
-                return .failure(error)
-            }
+        let page = try await pages.page("\(profile)|\(Route.diaryPage(number))", of: profile, versions: diary.versions, listing: "diary") {
+            [diary, renderer] in try renderer.html(DiaryPageView(try await diary.page(profile: profile, page: number)))
         }
-        return try rendered.get().parts.response(cards: [])
+        return page.parts.response()
     }
 
     struct LogForm: Decodable {

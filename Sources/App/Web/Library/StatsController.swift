@@ -21,19 +21,11 @@ struct StatsController {
         guard let profile = context.profileID else {
             return try renderer.response(StatsPageView(try await statistics.statistics(profile: nil, year: year)))
         }
-        // Read before the queries: a write that lands meanwhile bumps it, so the page is not reused.
-        let version = versions.current(profile)
         let key = "\(profile)|\(Route.statisticsPage(year: year))"
-        if let cached = pages.get(key, version: version) { return cached.parts.response() }
-        let rendered = await pages.rendering.run("\(key)|\(version)") { [statistics, renderer, pages] in
-            do {
-                let html = try renderer.html(StatsPageView(try await statistics.statistics(profile: profile, year: year)))
-                return .success(pages.put(key, version: version, html: html, listing: ListingContext(items: [], kind: nil, key: nil, name: "stats")))
-            } catch {
-                return .failure(error)
-            }
+        let page = try await pages.page(key, of: profile, versions: versions, listing: "stats") { [statistics, renderer] in
+            try renderer.html(StatsPageView(try await statistics.statistics(profile: profile, year: year)))
         }
-        return try rendered.get().parts.response()
+        return page.parts.response()
     }
 
     /// A year in review from 1888 (the first film) to 2100; nil (all time) when not given.
