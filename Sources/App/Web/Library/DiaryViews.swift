@@ -96,9 +96,7 @@ struct DiaryPageView: Page {
     let chrome = Chrome("Diary", tab: .library)
     let months: [Month]
     let count: String
-    let previousURL: String?
-    let nextURL: String?
-    let pageLabel: String?
+    let pager: PagerView?
     let listsURL = Route.libraryList(.all)
     let statsURL = Route.statisticsPage()
 
@@ -115,17 +113,12 @@ struct DiaryPageView: Page {
             }
         }
         self.months = months
-        count = page.total == 1 ? "1 watch" : "\(page.total.formatted(.number.locale(Locale(identifier: "en_US")))) watches"
-        previousURL = page.page > 1 ? Route.diaryPage(page.page - 1) : nil
-        nextURL = page.page < page.pageCount ? Route.diaryPage(page.page + 1) : nil
-        pageLabel = page.pageCount > 1 ? "Page \(page.page) of \(page.pageCount)" : nil
+        count = page.total == 1 ? "1 watch" : "\(Formats.number(page.total)) watches"
+        pager = PagerView(page: page.page, pageCount: page.pageCount, link: Route.diaryPage)
     }
 
     /// "November 2026" for `2026-11-24`.
-    static func monthHeading(_ day: String) -> String {
-        guard let date = WatchView.date(day) else { return String(day.prefix(7)) }
-        return date.formatted(.dateTime.month(.wide).year().locale(Locale(identifier: "en_US")))
-    }
+    static func monthHeading(_ day: String) -> String { Formats.month(String(day.prefix(7)), .wide) }
 }
 
 /// A watch's own form: its day, rating and note (`library/watch_edit`).

@@ -19,7 +19,7 @@ struct ListSummaryView {
 
 enum ListsText {
     static func count(_ n: Int) -> String {
-        n == 1 ? "1 title" : "\(n.formatted(.number.locale(Locale(identifier: "en_US")))) titles"
+        n == 1 ? "1 title" : "\(Formats.number(n)) titles"
     }
 
     static let notFound = "That list is not one of yours (it may have been deleted on another device)."

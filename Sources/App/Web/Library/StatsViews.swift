@@ -65,19 +65,19 @@ struct StatsPageView: Page {
         chrome = Chrome(heading, tab: .library)
         hasWatches = stats.watches > 0
         figures = [
-            Figure(value: Self.number(stats.watches), label: stats.watches == 1 ? "watch" : "watches"),
-            Figure(value: Self.number(stats.films), label: stats.films == 1 ? "film" : "films"),
-            Figure(value: Self.number(stats.shows), label: stats.shows == 1 ? "show watch" : "show watches"),
-            Figure(value: Self.number(stats.titles), label: stats.titles == 1 ? "title" : "different titles"),
-            Figure(value: Self.number(stats.rewatches), label: stats.rewatches == 1 ? "rewatch" : "rewatches"),
+            Figure(value: Formats.number(stats.watches), label: stats.watches == 1 ? "watch" : "watches"),
+            Figure(value: Formats.number(stats.films), label: stats.films == 1 ? "film" : "films"),
+            Figure(value: Formats.number(stats.shows), label: stats.shows == 1 ? "show watch" : "show watches"),
+            Figure(value: Formats.number(stats.titles), label: stats.titles == 1 ? "title" : "different titles"),
+            Figure(value: Formats.number(stats.rewatches), label: stats.rewatches == 1 ? "rewatch" : "rewatches"),
             Figure(value: Self.hours(stats.filmMinutes + stats.showMinutes), label: "watched (films’ runtimes, one episode per show watch)"),
         ]
         let months = stats.months
         monthsChart = Self.periodChart(
             id: "chart-months", title: "Films and shows watched per month, \(stats.year.map(String.init) ?? "last twelve months")", months,
-            label: { Self.monthName($0.key, style: .abbreviated) }, tip: { Self.monthName($0.key, style: .wide) })
+            label: { Formats.month($0.key, .abbreviated) }, tip: { Formats.month($0.key, .wide) })
         monthRows = months.map {
-            PeriodRow(label: Self.monthName($0.key, style: .wide), films: $0.films, shows: $0.shows, hours: Self.hours($0.minutes))
+            PeriodRow(label: Formats.month($0.key, .wide), films: $0.films, shows: $0.shows, hours: Self.hours($0.minutes))
         }
         yearsChart =
             stats.year == nil && !stats.years.isEmpty
@@ -116,19 +116,10 @@ struct StatsPageView: Page {
         ).svg
     }
 
-    static func number(_ value: Int) -> String { value.formatted(.number.locale(Locale(identifier: "en_US"))) }
-
     /// "1,234 hours", "1 hour", "45 minutes".
     static func hours(_ minutes: Int) -> String {
         if minutes < 60 { return minutes == 1 ? "1 minute" : "\(minutes) minutes" }
         let hours = (minutes + 30) / 60
-        return hours == 1 ? "1 hour" : "\(number(hours)) hours"
-    }
-
-    /// "Nov" or "November 2026" for `2026-11`.
-    static func monthName(_ key: String, style: Date.FormatStyle.Symbol.Month) -> String {
-        guard let date = WatchView.date(key + "-15") else { return key }
-        let format = Date.FormatStyle(timeZone: TimeZone(identifier: "UTC")!).locale(Locale(identifier: "en_US")).month(style)
-        return style == .abbreviated ? date.formatted(format) : date.formatted(format.year())
+        return hours == 1 ? "1 hour" : "\(Formats.number(hours)) hours"
     }
 }

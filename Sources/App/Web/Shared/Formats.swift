@@ -11,6 +11,16 @@ enum Formats {
         }
     }
 
+    /// "12,000": counts on the pages, written the same in every locale.
+    static func number(_ value: Int) -> String { value.formatted(.number.locale(Locale(identifier: "en_US"))) }
+
+    /// "Nov" (`.abbreviated`) or "November 2026" (`.wide`) for the month `2026-11`, in UTC.
+    static func month(_ key: String, _ style: Date.FormatStyle.Symbol.Month) -> String {
+        guard let date = try? Date(key + "-15T12:00:00Z", strategy: .iso8601) else { return key }
+        let format = Date.FormatStyle(timeZone: TimeZone(identifier: "UTC")!).locale(Locale(identifier: "en_US")).month(style)
+        return style == .abbreviated ? date.formatted(format) : date.formatted(format.year())
+    }
+
     static func runtime(_ minutes: Int?) -> String? {
         guard let minutes, minutes > 0 else { return nil }
         return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
