@@ -101,12 +101,9 @@ public struct LibraryFilter: Sendable, Equatable {
                         AND w.media_kind = library_entries.media_kind AND w.item_id = library_entries.item_id), '') DESC
                         """))
             case .title: query.orderBy(SQLOrderBy(expression: SQLQueryString("LOWER(title)"), direction: SQLDirection.ascending))
-            case .released:
-                query.orderBy(SQLOrderBy(expression: SQLQueryString("(release_date IS NULL)"), direction: SQLDirection.ascending))
-                    .orderBy("release_date", .descending)
-            case .rating:
-                query.orderBy(SQLOrderBy(expression: SQLQueryString("(rating IS NULL)"), direction: SQLDirection.ascending))
-                    .orderBy("rating", .descending)
+            // NULLS LAST: what SQLite does for DESC anyway (so its index serves the order), said for PostgreSQL.
+            case .released: query.orderBy(SQLQueryString("release_date DESC NULLS LAST"))
+            case .rating: query.orderBy(SQLQueryString("rating DESC NULLS LAST"))
             }
         return ordered.orderBy("updated_at", .descending).orderBy("item_id")
     }

@@ -51,6 +51,7 @@ public final class AppDatabase: Sendable {
         CreateCustomLists(),
         AddWatchDetails(),
         IndexStatistics(),
+        IndexListSorts(),
     ]
 
     private init(

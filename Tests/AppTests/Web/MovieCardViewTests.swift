@@ -25,7 +25,7 @@ struct MovieCardViewTests {
     }
 
     @Test("the fast field lookup of cards and their film fields answers every stored field with the same value reflection sees")
-    func lookupMatchesFields() {
+    func lookupMatchesFields() async throws {
         let movie = Movie(id: 5, title: "T", genre: nil, releaseDate: ITunesDates.parse("2026-01-02"))
         let state = LibraryItem(kind: .movie, itemID: "5", title: "T", genre: "Drama", favorite: true, watched: true, note: "n", updatedAt: Date())
         for card in [MovieCardView(movie: movie, state: nil, returnTo: "/"), MovieCardView(item: state, list: .watched, returnTo: "/")] {
@@ -42,8 +42,12 @@ struct MovieCardViewTests {
             item: LibraryItem(kind: .show, itemID: "9", title: "S", favorite: true, watched: false, updatedAt: Date()), returnTo: "/")
         Self.expectLookupMatchesReflection(show, fields: 12) { show.child(named: $0) }
         let page = MyListsPage(
-            list: .all, filter: LibraryFilter(), genres: ["Drama"], page: LibraryPage(items: [state], total: 61, page: 1))
+            list: .all, filter: LibraryFilter(), genres: ["Drama"], page: LibraryPage(items: [state], total: 61, page: 1),
+            renderer: try await PageRenderer.load())
         Self.expectLookupMatchesReflection(page, fields: 17) { page.child(named: $0) }
-        for group in page.groups { Self.expectLookupMatchesReflection(group, fields: 2) { group.child(named: $0) } }
+        for group in page.groups {
+            Self.expectLookupMatchesReflection(group, fields: 2) { group.child(named: $0) }
+            for card in group.cards { Self.expectLookupMatchesReflection(card, fields: 1) { card.child(named: $0) } }
+        }
     }
 }

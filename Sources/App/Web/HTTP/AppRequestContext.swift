@@ -99,7 +99,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
     ) async throws -> Response {
         var context = context
         context.cookies.secure = transport.isSecure(request, address: context.clientAddress)
-        context.cookies.received = request.cookies
+        context.cookies.received = ReceivedCookies(request)
         context.clientAddress = transport.clientAddress(request, peer: context.clientAddress)
         var response = try await next(request, context)
         if context.cookies.secure { response.headers[.strictTransportSecurity] = Self.strictTransportSecurity }

@@ -38,7 +38,7 @@ struct LibraryController {
         }
         guard let profile = context.profileID else {
             let empty = LibraryPage(items: [], total: 0, page: page)
-            return try renderer.response(MyListsPage(list: list, filter: filter, genres: [], page: empty))
+            return try renderer.response(MyListsPage(list: list, filter: filter, genres: [], page: empty, renderer: renderer))
         }
         let visitor = context.visitor
         // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
@@ -50,9 +50,10 @@ struct LibraryController {
         // Concurrent requests for the same page and version share one query and one render.
         let rendered = await pages.rendering.run("\(key)|\(version)") { [library, renderer, pages] in
             do {
+                async let genreChoices = library.genres(profile: profile)
                 let result = try await library.list(profile: profile, list: list, page: page, filter: filter)
-                let genres = try await library.genres(profile: profile)
-                let html = try renderer.html(MyListsPage(list: list, filter: filter, genres: genres, page: result))
+                let page = MyListsPage(list: list, filter: filter, genres: try await genreChoices, page: result, renderer: renderer)
+                let html = try renderer.html(page)
                 // Keyed by the page and the titles on it (what the ranking reads): its sponsored cards
                 // are ranked once, not per request, and not again after a change that keeps the
                 // same titles (a rating, a note, a flag).

@@ -68,8 +68,8 @@ struct MyListsPage: Page {
     let diaryURL = Route.diary.path
     let customListsURL = Route.lists.path
     let statsURL = Route.statisticsPage()
-    /// `MovieCardView` or `ShowCardView` (the template picks the partial by `isShow`), in runs with sponsored slots.
-    let groups: [CardGroup<Any>]
+    /// The cards (`MovieCardView` or `ShowCardView`, rendered by `PageRenderer.card`), in runs with sponsored slots.
+    let groups: [CardGroup<RenderedCard>]
     let hasCards: Bool
     let heading: String
     let countText: String
@@ -82,7 +82,7 @@ struct MyListsPage: Page {
     let pageText: String?
     let filterForm: ListFilterView
 
-    init(list: LibraryList, filter: LibraryFilter, genres: [String], page: LibraryPage) {
+    init(list: LibraryList, filter: LibraryFilter, genres: [String], page: LibraryPage, renderer: PageRenderer) {
         let kind = filter.kind
         filterForm = ListFilterView(list: list, filter: filter, genres: genres)
         let titles: [LibraryList: String] = [.favorites: "Favorites", .watched: "Watched", .all: "All saved"]
@@ -95,8 +95,10 @@ struct MyListsPage: Page {
             return LibraryTab(label: label, url: Route.libraryList(list, filter: choice), selected: option == kind)
         }
         let returnTo = Route.libraryList(list, page: page.page, filter: filter)
-        let cards = page.items.map { item -> Any in
-            item.kind == .show ? ShowCardView(item: item, returnTo: returnTo) : MovieCardView(item: item, list: list, returnTo: returnTo)
+        let cards = page.items.map { item in
+            item.kind == .show
+                ? renderer.card(ShowCardView(item: item, returnTo: returnTo))
+                : renderer.card(MovieCardView(item: item, list: list, returnTo: returnTo))
         }
         groups = SponsoredSlots.groups(cards)
         hasCards = !cards.isEmpty

@@ -4,7 +4,7 @@ import Mustache
 /// What every film view (card, detail page, search's best match) shows of a film and its place in
 /// the person's lists. Templates open it as a section (`{{#film}}…{{/film}}`); names it lacks are
 /// looked up in the view around it.
-struct FilmFields: MustacheParent {
+struct FilmFields: MustacheParent, Hashable {
     let id: Int
     let title: String
     let posterURL: String

@@ -2,7 +2,7 @@ import Foundation
 import Mustache
 
 /// One poster card: used on the Movies grid and in My Lists.
-struct MovieCardView {
+struct MovieCardView: Hashable {
     let isShow = false
     let film: FilmFields
     let year: String?

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Mustache
 
 /// The frame around every page: title, the active tab, and an optional banner.
 struct Chrome {
@@ -51,4 +52,45 @@ struct NavPaths {
     let icon = Route.icon
     let manifest = Route.manifest
     let script = Route.script
+}
+
+/// Every page's layout reads some twenty names of its chrome: answered by a switch, not reflection
+/// (`StatsViewsTests` keeps the answers equal to reflection's).
+extension Chrome: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "pageTitle": pageTitle
+        case "isMovies": isMovies
+        case "isSearch": isSearch
+        case "isShows": isShows
+        case "isLibrary": isLibrary
+        case "isAccount": isAccount
+        case "notice": notice
+        case "noticeRetryURL": noticeRetryURL
+        case "bodyClass": bodyClass
+        case "tvCredit": tvCredit
+        case "noindex": noindex
+        case "paths": paths
+        default: nil
+        }
+    }
+}
+
+extension NavPaths: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "home": home
+        case "search": search
+        case "shows": shows
+        case "library": library
+        case "showFavorites": showFavorites
+        case "account": account
+        case "tvmaze": tvmaze
+        case "stylesheet": stylesheet
+        case "icon": icon
+        case "manifest": manifest
+        case "script": script
+        default: nil
+        }
+    }
 }

@@ -11,6 +11,7 @@ protocol Page {
 /// Renders a view-model struct with its template into an HTML response.
 struct PageRenderer: Sendable {
     let library: MustacheLibrary
+    let cards = CardFragments()
 
     static func load() async throws -> PageRenderer {
         guard let directory = Bundle.module.url(forResource: "templates", withExtension: nil, subdirectory: "Resources") else {
@@ -23,6 +24,16 @@ struct PageRenderer: Sendable {
     enum RenderError: Error {
         case missingTemplates
         case missingTemplate(String)
+    }
+
+    /// A card of the person's lists, rendered on its own (its template reads only the card) or
+    /// found in `cards`.
+    func card(_ view: MovieCardView) -> RenderedCard {
+        RenderedCard(html: cards.html(.movie(view)) { library.render(view, withTemplate: "movies/card") ?? "" })
+    }
+
+    func card(_ view: ShowCardView) -> RenderedCard {
+        RenderedCard(html: cards.html(.show(view)) { library.render(view, withTemplate: "shows/card") ?? "" })
     }
 
     func html<P: Page>(_ page: P) throws -> String {

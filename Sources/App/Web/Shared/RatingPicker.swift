@@ -4,7 +4,7 @@ import Mustache
 /// A title's rating form (`shared/rating`): a select from "No rating" to 5 stars in half stars
 /// and a Rate button. Without JavaScript it posts and comes back at the card; with it, app.js
 /// saves in place and says the new rating.
-struct RatingPicker {
+struct RatingPicker: Hashable {
     typealias Option = SelectOption
 
     let actionURL: String

@@ -3,7 +3,7 @@ import Mustache
 
 /// One TV show row/card: poster, name, and its single action — green "Favorite" when not saved,
 /// red "Delete" (with confirmation) when saved.
-struct ShowCardView: MustacheParent {
+struct ShowCardView: MustacheParent, Hashable {
     let isShow = true
     let id: Int
     let name: String
