@@ -12,6 +12,8 @@ public struct AppServices: Sendable {
     public let diary: DiaryService
     public let customLists: CustomListService
     public let statistics: StatisticsService
+    /// Backups and CSV exports of a person's data.
+    public let exports: ExportService
     let titles: TitleLookup
     public let sessions: SessionService
     public let accounts: AccountService
@@ -86,6 +88,7 @@ public struct AppServices: Sendable {
         diary = DiaryService(database: database, clock: clock, versions: library.versions)
         customLists = CustomListService(database: database, clock: clock, versions: library.versions)
         statistics = StatisticsService(database: database, clock: clock)
+        exports = ExportService(database: database, clock: clock)
         titles = TitleLookup(catalog: catalog, shows: shows, library: library)
         sessions = SessionService(
             database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400, newVisitorsPerHour: config.newVisitorsPerHour

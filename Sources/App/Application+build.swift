@@ -72,6 +72,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         lists: services.customLists, sessions: services.sessions, actions: actions, renderer: renderer,
         sharedPages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock)
     ).register(on: pages)
+    ExportController(exports: services.exports).register(on: pages)
     PosterController(posters: services.posters).register(on: pages)
     ShowsController(
         shows: services.shows, library: services.library, sessions: services.sessions, offers: services.offers,

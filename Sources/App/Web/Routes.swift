@@ -80,6 +80,10 @@ enum Route: String, SiteRoute {
     case removeFromList = "POST /lists/:id/items/remove"
     /// A list shared read-only: `:id` is its link's token; no account needed.
     case sharedList = "GET /shared/lists/:id"
+    /// Downloads of a person's data: the whole backup, the Letterboxd import file, one list.
+    case exportBackup = "GET /export/backup.json"
+    case exportLetterboxd = "GET /export/letterboxd.csv"
+    case exportList = "GET /lists/:id/export.csv"
 
     case shows = "GET /shows"
     case showFavorites = "GET /shows/favorites"

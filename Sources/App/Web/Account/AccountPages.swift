@@ -94,6 +94,7 @@ struct AccountPage: Page {
     let signOutURL = Route.signOut.path
     let passwordURL = Route.changePassword.path
     let deleteURL = Route.deleteAccount.path
+    let exportLinks = ExportLinks()
     let tokensURL = Route.createToken.path
     let endOthersURL = Route.endOtherSessions.path
     let adminURL = AdminRoute.offers.path

@@ -63,6 +63,7 @@ struct ListsIndexPage: Page {
     let createURL = Route.createList.path
     let libraryURL = Route.libraryList(.all)
     let diaryURL = Route.diary.path
+    let exportLinks = ExportLinks()
 
     init(_ lists: [CustomList], form: ListFormFields = ListFormFields()) {
         self.lists = lists.map(ListSummaryView.init)
@@ -153,11 +154,13 @@ struct CustomListPageView: Page {
     let removeURL: String
     let sharedPath: String?
     let listsURL = Route.lists.path
+    let exportURL: String
 
     init(_ page: CustomListPage, form: ListFormFields? = nil) {
         let list = page.list
         chrome = Chrome(list.name, tab: .library)
         listContent = ListContent(page) { Route.customListPage(list.id, page: $0) }
+        exportURL = Route.listLink(.exportList, list.id)
         returnTo = Route.customListPage(list.id, page: page.page)
         self.form = form ?? ListFormFields(name: list.name, description: list.description ?? "")
         editOpen = form != nil

@@ -1,0 +1,24 @@
+/// RFC 4180 CSV: fields with a comma, quote or line break are quoted (quotes doubled), lines end
+/// in CRLF. A field a spreadsheet would run as a formula (starting with `=`, `@`, a tab or a
+/// carriage return, or with `+` or `-` when it is not a plain number) gets a leading `'`, as OWASP
+/// advises: the CSVs are opened in spreadsheets, and titles and notes come from outside.
+public enum CSV {
+    public static func line(_ fields: [String]) -> String {
+        fields.map(field).joined(separator: ",") + "\r\n"
+    }
+
+    static func field(_ raw: String) -> String {
+        let value = defused(raw)
+        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
+        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    static func defused(_ value: String) -> String {
+        guard let first = value.unicodeScalars.first else { return value }
+        switch first {
+        case "=", "@", "\t", "\r": return "'" + value
+        case "+", "-": return Double(value) == nil ? "'" + value : value
+        default: return value
+        }
+    }
+}

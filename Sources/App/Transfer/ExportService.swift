@@ -1,0 +1,147 @@
+import Foundation
+import SQLKit
+
+/// Reads everything of one person into a `Backup`, and writes it out as JSON, as a CSV Letterboxd
+/// imports, or one custom list as a plain CSV. Pages, the API and `popcornswirl export` share it.
+public struct ExportService: Sendable {
+    let database: AppDatabase
+    let clock: any AppClock
+
+    public init(database: AppDatabase, clock: any AppClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    /// Everything of `profile` (an empty backup for nobody).
+    public func backup(profile: UUID?) async throws -> Backup {
+        let now = clock.now()
+        guard let profile else { return Backup(exportedAt: now, titles: [], watches: [], lists: [], searches: []) }
+        async let titles = self.titles(profile)
+        async let watches = self.watches(profile)
+        async let lists = self.lists(profile)
+        async let searches = self.searches(profile)
+        return Backup(exportedAt: now, titles: try await titles, watches: try await watches, lists: try await lists, searches: try await searches)
+    }
+
+    /// One of the person's lists as CSV, or nil when they have no list of that id.
+    public func listCSV(profile: UUID?, id: UUID) async throws -> (name: String, csv: String)? {
+        guard let profile else { return nil }
+        guard let list = try await lists(profile, only: id).first else { return nil }
+        return (list.name, ExportFormats.listCSV(list))
+    }
+
+    private func titles(_ profile: UUID) async throws -> [Backup.Title] {
+        struct Row: Decodable {
+            var media_kind: String
+            var item_id: String
+            var title: String
+            var genre: String?
+            var release_date: Date?
+            var artwork_url: String?
+            var favorite: Bool
+            var watched: Bool
+            var note: String?
+            var rating: Int?
+            var snapshot: Data
+            var created_at: Date
+            var updated_at: Date
+        }
+        let rows = try await database.sql.select()
+            .columns(
+                "media_kind", "item_id", "title", "genre", "release_date", "artwork_url", "favorite", "watched", "note", "rating", "snapshot",
+                "created_at", "updated_at"
+            )
+            .from(LibraryEntryModel.schema).where("profile_id", .equal, SQLBind(profile))
+            .orderBy("created_at").orderBy("media_kind").orderBy("item_id").all(decoding: Row.self)
+        let decoder = JSONDecoder()
+        return rows.map { row in
+            let kind = MediaKind(rawValue: row.media_kind) ?? .movie
+            return Backup.Title(
+                kind: kind, id: row.item_id, title: row.title, genre: row.genre, releaseDate: row.release_date, artworkURL: row.artwork_url,
+                favorite: row.favorite, watched: row.watched, note: row.note, rating: row.rating, addedAt: row.created_at,
+                changedAt: row.updated_at, movie: kind == .movie ? try? decoder.decode(Movie.self, from: row.snapshot) : nil,
+                show: kind == .show ? try? decoder.decode(Show.self, from: row.snapshot) : nil)
+        }
+    }
+
+    private func watches(_ profile: UUID) async throws -> [Backup.Watch] {
+        struct Row: Decodable {
+            var media_kind: String
+            var item_id: String
+            var title: String
+            var artwork_url: String?
+            var watched_on: String
+            var rating: Int?
+            var note: String?
+            var genre: String?
+            var runtime_minutes: Int?
+            var created_at: Date
+        }
+        return try await database.sql.select()
+            .columns("media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "genre", "runtime_minutes", "created_at")
+            .from("watches").where("profile_id", .equal, SQLBind(profile)).orderBy("watched_on").orderBy("created_at").orderBy("id")
+            .all(decoding: Row.self)
+            .map { row in
+                Backup.Watch(
+                    kind: MediaKind(rawValue: row.media_kind) ?? .movie, id: row.item_id, title: row.title, artworkURL: row.artwork_url,
+                    day: row.watched_on, rating: row.rating, note: row.note, genre: row.genre, runtimeMinutes: row.runtime_minutes,
+                    loggedAt: row.created_at)
+            }
+    }
+
+    private func lists(_ profile: UUID, only: UUID? = nil) async throws -> [Backup.List] {
+        struct ListRow: Decodable {
+            var id: UUID
+            var name: String
+            var description: String?
+            var created_at: Date
+            var updated_at: Date
+        }
+        struct ItemRow: Decodable {
+            var list_id: UUID
+            var media_kind: String
+            var item_id: String
+            var title: String
+            var year: Int?
+            var artwork_url: String?
+            var note: String?
+            var added_at: Date
+        }
+        var query = database.sql.select().columns("id", "name", "description", "created_at", "updated_at").from("custom_lists")
+            .where("profile_id", .equal, SQLBind(profile))
+        if let only { query = query.where("id", .equal, SQLBind(only)) }
+        let lists = try await query.orderBy("created_at").orderBy("id").all(decoding: ListRow.self)
+        guard !lists.isEmpty else { return [] }
+        let items = try await database.sql.select()
+            .columns(["list_id", "media_kind", "item_id", "title", "year", "artwork_url", "note", "added_at"].map { SQLColumn($0, table: "i") })
+            .from(SQLAlias(SQLIdentifier("custom_list_items"), as: SQLIdentifier("i")))
+            .join(
+                SQLAlias(SQLIdentifier("custom_lists"), as: SQLIdentifier("l")), on: SQLColumn("id", table: "l"), .equal,
+                SQLColumn("list_id", table: "i")
+            )
+            .where(SQLColumn("profile_id", table: "l"), .equal, SQLBind(profile))
+            .where(SQLColumn("id", table: "l"), .in, SQLBind.group(lists.map(\.id)))
+            .orderBy(SQLColumn("list_id", table: "i")).orderBy(SQLColumn("position", table: "i"))
+            .all(decoding: ItemRow.self)
+        let byList = Dictionary(grouping: items, by: \.list_id)
+        return lists.map { list in
+            Backup.List(
+                name: list.name, description: list.description, createdAt: list.created_at, changedAt: list.updated_at,
+                items: (byList[list.id] ?? []).map { item in
+                    .init(
+                        kind: MediaKind(rawValue: item.media_kind) ?? .movie, id: item.item_id, title: item.title, year: item.year,
+                        artworkURL: item.artwork_url, note: item.note, addedAt: item.added_at)
+                })
+        }
+    }
+
+    private func searches(_ profile: UUID) async throws -> [Backup.Search] {
+        struct Row: Decodable {
+            var query: String
+            var searched_at: Date
+        }
+        return try await database.sql.select().columns("query", "searched_at").from("search_history")
+            .where("profile_id", .equal, SQLBind(profile)).orderBy("searched_at", .descending)
+            .all(decoding: Row.self).map { Backup.Search(query: $0.query, searchedAt: $0.searched_at) }
+    }
+}
