@@ -109,6 +109,15 @@ public struct AppServices: Sendable {
         return try await tokens.create(profile: profile, name: name).token
     }
 
+    /// `popcornswirl export`: an account's data as the backup (`letterboxd`: false) or the Letterboxd CSV.
+    public func export(username: String, letterboxd: Bool) async throws -> Data {
+        guard let profile = try await accounts.profile(username: username) else {
+            throw AccountService.Failure.invalid(["username": "There is no account named “\(username)”."])
+        }
+        let backup = try await exports.backup(profile: profile)
+        return letterboxd ? Data(ExportFormats.letterboxdCSV(backup).utf8) : try Backup.encoder.encode(backup)
+    }
+
     /// The current year by the injected clock: the Movies screen's default.
     var currentYear: Int { clock.currentYear }
 }

@@ -108,7 +108,7 @@ func apiController(_ services: AppServices, actions: LibraryActions) -> APIContr
     APIController(
         catalog: services.catalog, shows: services.shows, library: services.library, search: services.search,
         offers: services.offers, offerAdmin: services.offerAdmin, shopOrders: services.shopOrders, actions: actions, titles: services.titles,
-        clock: services.clock, logger: services.logger
+        exports: services.exports, clock: services.clock, logger: services.logger
     )
 }
 

@@ -8,7 +8,7 @@ struct PopcornSwirlCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "popcornswirl",
         abstract: "PopcornSwirl: movies by release year, favorites, watched list and notes.",
-        subcommands: [Serve.self, Migrate.self, CreateAdmin.self, CreateToken.self],
+        subcommands: [Serve.self, Migrate.self, CreateAdmin.self, CreateToken.self, Export.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -88,6 +88,38 @@ struct CreateToken: AsyncParsableCommand {
         let (username, name) = (username, name)
         let token = try await withServices { try await $0.createToken(username: username, name: name) }
         print(token)
+    }
+}
+
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write an account's data: the full JSON backup (the default) or the films and diary as a CSV Letterboxd imports."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case backup, letterboxd
+    }
+
+    @Option(help: "The account's username.")
+    var username: String
+
+    @Option(help: "backup (JSON, restored exactly by the importer) or letterboxd (CSV).")
+    var format: Format = .backup
+
+    @Option(help: "The file to write (standard output when left out). An existing file is replaced.")
+    var output: String?
+
+    func run() async throws {
+        let (username, letterboxd) = (username, format == .letterboxd)
+        let data = try await withServices { try await $0.export(username: username, letterboxd: letterboxd) }
+        guard let output else {
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        do { try data.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
+            throw ValidationError("Could not write \(output): \(error.localizedDescription)")
+        }
+        print("wrote \(data.count) bytes to \(output)")
     }
 }
 

@@ -16,6 +16,7 @@ struct APIController: APIProtocol {
     let shopOrders: ShopOrders
     let actions: LibraryActions
     let titles: TitleLookup
+    let exports: ExportService
     let clock: any AppClock
     let logger: Logger
 
