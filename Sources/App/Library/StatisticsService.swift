@@ -21,7 +21,7 @@ public struct StatisticsService: Sendable {
                 genres: [], rewatched: [], reviewYears: [])
         }
         async let days = self.days(profile, range)
-        async let titles = self.titles(profile, range)
+        async let titles = self.titles(profile, range, allTime: year == nil)
         async let genres = self.genres(profile, range)
         async let ratings = self.ratings(profile, year: year, range)
         async let reviewYears = year == nil ? nil : self.reviewYears(profile)
@@ -91,13 +91,22 @@ public struct StatisticsService: Sendable {
 
     /// In one pass by title: how many different titles were watched in the period, how many of
     /// them for the first time ever (every other watch in it is a rewatch), and the most rewatched.
-    private func titles(_ profile: UUID, _ range: (String, String)) async throws -> (titles: Int, firsts: Int, rewatched: [TitleRow]) {
+    /// All time, every title's first watch is in the period: counting alone (half the time, 12,000 watches).
+    private func titles(
+        _ profile: UUID, _ range: (String, String), allTime: Bool
+    ) async throws -> (titles: Int, firsts: Int, rewatched: [TitleRow]) {
         let (from, to) = range
+        let perTitle: SQLQueryString =
+            allTime
+            ? "SELECT media_kind, item_id, \(bind: from) AS first_day, COUNT(*) AS in_period"
+            : """
+            SELECT media_kind, item_id, MIN(watched_on) AS first_day,
+              SUM(CASE WHEN watched_on >= \(bind: from) AND watched_on <= \(bind: to) THEN 1 ELSE 0 END) AS in_period
+            """
         let rows = try await database.sql.raw(
             """
             WITH per_title AS MATERIALIZED (
-              SELECT media_kind, item_id, MIN(watched_on) AS first_day,
-                SUM(CASE WHEN watched_on >= \(bind: from) AND watched_on <= \(bind: to) THEN 1 ELSE 0 END) AS in_period
+              \(perTitle)
               FROM watches WHERE profile_id = \(bind: profile) GROUP BY media_kind, item_id)
             SELECT '' AS media_kind, '' AS item_id, COUNT(*) AS n,
               COALESCE(SUM(CASE WHEN first_day >= \(bind: from) AND first_day <= \(bind: to) THEN 1 ELSE 0 END), 0) AS firsts
