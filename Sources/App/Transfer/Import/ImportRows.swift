@@ -1,0 +1,118 @@
+import CSV
+import Foundation
+
+/// One row of another tracker's export as read, before it is matched to a film or show: what it
+/// says about a title, and where it came from (file and row, for the report).
+public struct ImportRow: Sendable, Equatable {
+    public var file: String
+    /// The row's number in its file, the header being row 1.
+    public var line: Int
+    /// nil: the file does not say (Letterboxd's are all films).
+    public var kind: MediaKind?
+    public var title: String
+    public var originalTitle: String?
+    public var year: Int?
+    public var imdbID: String?
+    public var letterboxdURI: String?
+    /// A dated watch (`yyyy-MM-dd`), or nil.
+    public var watchedOn: String?
+    /// Watched, with or without a date.
+    public var watched = false
+    /// 1–10 (half stars × 2).
+    public var rating: Int?
+    public var rewatch = false
+    public var tags: [String] = []
+    public var review: String?
+    public var liked = false
+    public var watchlist = false
+    /// A custom list the title is in, and its place there.
+    public var list: String?
+    public var listPosition: Int?
+
+    public init(file: String, line: Int, kind: MediaKind? = nil, title: String, year: Int? = nil) {
+        self.file = file
+        self.line = line
+        self.kind = kind
+        self.title = title
+        self.year = year
+    }
+}
+
+/// A row that could not be read: reported with its file, row, the step and why.
+public struct ImportProblem: Sendable, Equatable, Error {
+    public var file: String
+    public var line: Int
+    public var step: String
+    public var reason: String
+}
+
+/// A whole file refused, saying why (not a CSV, not UTF-8, an unknown layout, too many rows).
+public struct ImportRefused: Error, Sendable, Equatable {
+    public let message: String
+}
+
+/// What a file yielded: rows, and the rows it could not read.
+public struct ImportRead: Sendable, Equatable {
+    public var rows: [ImportRow] = []
+    public var problems: [ImportProblem] = []
+}
+
+/// A CSV file read by column names (any case, the UTF-8 byte-order mark and surrounding spaces
+/// ignored), ragged rows tolerated: a missing column is an empty value. Rows after a header; the
+/// Letterboxd list format's header block before a blank line is skipped by `startingAfterBlankLine`.
+struct NamedCSV {
+    let header: [String]
+    /// Each row with its line number (the header's is 1, or the real header's in a two-part file).
+    let rows: [(line: Int, fields: [String])]
+
+    static let maxRows = 200_000
+
+    init(_ data: Data, startingAfterBlankLine: Bool = false) throws(ImportRefused) {
+        guard String(data: data, encoding: .utf8) != nil else {
+            throw ImportRefused(message: "The file is not UTF-8 text: export it again as CSV (UTF-8).")
+        }
+        let reader: CSVReader
+        do { reader = try CSVReader(stream: InputStream(data: data), hasHeaderRow: false) } catch {
+            throw ImportRefused(message: "The file could not be read as CSV.")
+        }
+        var line = 0
+        var header: [String]?
+        var rows: [(Int, [String])] = []
+        var waitingForBlank = startingAfterBlankLine
+        while let fields = reader.next() {
+            line += 1
+            let blank = fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }
+            if waitingForBlank {
+                if blank { waitingForBlank = false }
+                continue
+            }
+            guard header != nil else {
+                if blank { continue }
+                header = fields.map(Self.columnName)
+                continue
+            }
+            if blank { continue }
+            guard rows.count < Self.maxRows else {
+                throw ImportRefused(message: "The file has more than \(Self.maxRows) rows: split it, or export less at a time.")
+            }
+            rows.append((line, fields))
+        }
+        if reader.error != nil { throw ImportRefused(message: "The file could not be read as CSV (a quote is left open, or the text is not UTF-8).") }
+        guard let header else { throw ImportRefused(message: "The file is empty: it has no header row.") }
+        self.header = header
+        self.rows = rows
+    }
+
+    static func columnName(_ raw: String) -> String {
+        raw.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    func has(_ column: String) -> Bool { header.contains(Self.columnName(column)) }
+
+    /// The value of `column` in `fields`, trimmed; nil when empty or missing.
+    func value(_ column: String, in fields: [String]) -> String? {
+        guard let index = header.firstIndex(of: Self.columnName(column)), index < fields.count else { return nil }
+        let value = fields[index].trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty ? nil : value
+    }
+}
