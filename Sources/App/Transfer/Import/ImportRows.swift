@@ -13,6 +13,9 @@ public struct ImportRow: Sendable, Equatable {
     public var originalTitle: String?
     public var year: Int?
     public var imdbID: String?
+    /// TheTVDB's and TMDB's ids (Trakt gives them; TVMaze looks shows up by TheTVDB's).
+    public var tvdbID: Int?
+    public var tmdbID: Int?
     public var letterboxdURI: String?
     /// A dated watch (`yyyy-MM-dd`), or nil.
     public var watchedOn: String?

@@ -1,0 +1,110 @@
+import Foundation
+import ZIPFoundation
+
+/// Where an upload came from, read from its bytes and name, never trusted from the form.
+public enum ImportSource: String, Sendable, Equatable {
+    case letterboxd, imdb, trakt, popcornswirl
+}
+
+/// Opens an upload (a Letterboxd or Trakt ZIP, an IMDb or Letterboxd CSV, a PopcornSwirl
+/// backup) and hands its rows over one file at a time, so a large export is never held whole as
+/// rows. A ZIP is read within caps that a crafted archive cannot get past: each member read at
+/// most 16 MiB unpacked, all of them 256 MiB, counted while decompressing (the sizes an archive
+/// declares can lie); members that are not read are never decompressed.
+public enum ImportReader {
+    public static let memberLimit = 16 << 20
+    public static let totalLimit = 256 << 20
+    public static let maxMembers = 20_000
+
+    private struct TooLarge: Error {}
+
+    /// The upload's source, then each file's rows (`each` is called once per file read).
+    @discardableResult
+    public static func read(_ data: Data, named name: String, each: (ImportRead) throws -> Void) throws -> ImportSource {
+        try read(data, named: name, limits: (memberLimit, totalLimit), each: each)
+    }
+
+    static func read(_ data: Data, named name: String, limits: (member: Int, total: Int), each: (ImportRead) throws -> Void) throws
+        -> ImportSource
+    {
+        if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
+            return try readZIP(data, limits: limits, each: each)
+        }
+        if data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.first == UInt8(ascii: "{") {
+            guard (try? Backup.decoder.decode(BackupHeader.self, from: data))?.format == Backup.formatName else {
+                throw ImportRefused(message: "This JSON file is not a PopcornSwirl backup. Upload Trakt's export as the ZIP it comes in.")
+            }
+            return .popcornswirl
+        }
+        let header = String(decoding: data.prefix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let columns = Set(header.split(separator: ",").map { NamedCSV.columnName(String($0)) })
+        if columns.contains("const") {
+            try each(try IMDbFile.read(data, named: name))
+            return .imdb
+        }
+        let file = LetterboxdFiles.file(named: name) ?? (columns.contains("watched date") ? .diary : columns.contains("rating") ? .ratings : nil)
+        if columns.contains("name") && columns.contains("letterboxd uri"), let file {
+            try each(try LetterboxdFiles.read(data, as: file, named: name))
+            return .letterboxd
+        }
+        throw ImportRefused(
+            message:
+                "PopcornSwirl cannot tell what this file is. Upload Letterboxd’s or Trakt’s export ZIP, an IMDb CSV (ratings, a list or the watchlist), or a PopcornSwirl backup."
+        )
+    }
+
+    private struct BackupHeader: Decodable {
+        var format: String
+    }
+
+    private static func readZIP(_ data: Data, limits: (member: Int, total: Int), each: (ImportRead) throws -> Void) throws -> ImportSource {
+        let archive: Archive
+        do { archive = try Archive(data: data, accessMode: .read) } catch {
+            throw ImportRefused(message: "The ZIP file could not be opened: it is damaged or incomplete. Export it again and upload the new file.")
+        }
+        var entries: [Entry] = []
+        for entry in archive where entry.type == .file {
+            entries.append(entry)
+            guard entries.count <= maxMembers else { throw ImportRefused(message: "The ZIP file holds more than \(maxMembers) files.") }
+        }
+        let paths = entries.map(\.path)
+        var total = 0
+        func contents(_ entry: Entry) throws -> Data {
+            var bytes = Data()
+            do {
+                _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                    bytes.append(chunk)
+                    total += chunk.count
+                    guard bytes.count <= limits.member, total <= limits.total else { throw TooLarge() }
+                }
+            } catch is TooLarge {
+                throw ImportRefused(
+                    message: bytes.count > limits.member
+                        ? "\(entry.path) is larger than \(limits.member >> 20) MiB unpacked: this is not an export PopcornSwirl reads."
+                        : "The ZIP file unpacks to more than \(limits.total >> 20) MiB: this is not an export PopcornSwirl reads.")
+            } catch {
+                throw ImportRefused(message: "\(entry.path) could not be unpacked: the ZIP file is damaged.")
+            }
+            return bytes
+        }
+        if paths.contains(where: { TraktFiles.file(named: $0) != nil }) {
+            var names: [String: String] = [:]
+            for entry in entries where TraktFiles.file(named: entry.path) == .lists {
+                names.merge(try TraktFiles.listNames(try contents(entry), named: entry.path)) { a, _ in a }
+            }
+            for entry in entries {
+                guard let file = TraktFiles.file(named: entry.path), file != .lists else { continue }
+                try each(try TraktFiles.read(try contents(entry), as: file, named: entry.path, lists: names))
+            }
+            return .trakt
+        }
+        guard paths.contains(where: { LetterboxdFiles.file(named: $0) != nil }) else {
+            throw ImportRefused(message: "This ZIP file is neither Letterboxd’s nor Trakt’s export: none of their files are in it.")
+        }
+        for entry in entries {
+            guard let file = LetterboxdFiles.file(named: entry.path) else { continue }
+            try each(try LetterboxdFiles.read(try contents(entry), as: file, named: entry.path))
+        }
+        return .letterboxd
+    }
+}
