@@ -116,8 +116,10 @@ struct Export: AsyncParsableCommand {
             FileHandle.standardOutput.write(data)
             return
         }
-        do { try data.write(to: URL(fileURLWithPath: output), options: .atomic) } catch {
-            throw ValidationError("Could not write \(output): \(error.localizedDescription)")
+        // One person's data: readable by its owner only.
+        try? FileManager.default.removeItem(atPath: output)
+        guard FileManager.default.createFile(atPath: output, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw ValidationError("Could not write \(output).")
         }
         print("wrote \(data.count) bytes to \(output)")
     }

@@ -8,7 +8,8 @@ public enum ExportFormats {
     /// The films of a backup as a file Letterboxd's importer reads: one row per watch in the diary
     /// (oldest first; `Rewatch` true from a film's second watch on; the watch's rating, else on
     /// its latest watch the film's own rating; the watch's note as the review), then one row
-    /// without a date for each saved film never logged (its rating and note). Shows are left out:
+    /// without a date for each film marked Watched but never logged (its rating and note); a
+    /// favorite not watched is left out (Letterboxd would count it as seen). Shows are left out:
     /// Letterboxd has films only. IMDb ids are not kept yet, so `imdbID` is empty and Letterboxd
     /// matches on title and year.
     public static func letterboxdCSV(_ backup: Backup) -> String {
@@ -27,7 +28,7 @@ public enum ExportFormats {
                 watch.note ?? "",
             ])
         }
-        for film in films where !seen.contains(film.id) {
+        for film in films where film.watched && !seen.contains(film.id) {
             csv += CSV.line([film.title, year(film.releaseDate), "", "", film.rating.map(String.init) ?? "", "false", "", film.note ?? ""])
         }
         return csv

@@ -21,6 +21,10 @@ struct ExportTests {
                     _ = try await client.postForm(path, [("list", id)], cookie: cookie)
                 }
                 _ = try await client.get("/search?q=Heat", cookie: cookie)
+                _ = try await client.postForm(list + "/share", [], cookie: cookie)
+                let shared = try #require(try await client.get(list, cookie: cookie).text.firstMatch(of: #/\/shared\/lists\/([A-Za-z0-9_-]{43})/#))
+                let shareToken = String(shared.output.1)
+                let sessionToken = String(cookie.split(separator: ";")[0].drop { $0 != "=" }.dropFirst())
 
                 let response = try await client.get("/export/backup.json", cookie: cookie)
                 #expect(response.status == .ok && response.headers[.contentType] == "application/json; charset=utf-8")
@@ -40,7 +44,9 @@ struct ExportTests {
                 #expect(backup.lists.count == 1 && backup.lists[0].name == "Heist nights")
                 #expect(backup.lists[0].items.map(\.id) == ["139", "1002"] && backup.lists[0].items.map(\.kind) == [.show, .movie])
                 #expect(backup.searches.map(\.query) == ["Heat"])
-                #expect(!response.text.contains("shareToken") && !response.text.contains(cookie), "no secrets in a file that may be handed around")
+                #expect(
+                    !response.text.contains(shareToken) && !response.text.contains(sessionToken) && sessionToken.count == 43,
+                    "no secrets in a file that may be handed around")
 
                 // Another person's download has none of it.
                 let other = try await client.get("/export/backup.json", cookie: try await app.visitor())
@@ -76,10 +82,12 @@ struct ExportTests {
 
     static let day = Date(timeIntervalSince1970: 1_763_942_400)  // 2025-11-24
 
-    static func title(_ id: String, _ name: String, rating: Int? = nil, note: String? = nil, kind: MediaKind = .movie) -> Backup.Title {
+    static func title(
+        _ id: String, _ name: String, rating: Int? = nil, note: String? = nil, watched: Bool = false, kind: MediaKind = .movie
+    ) -> Backup.Title {
         Backup.Title(
-            kind: kind, id: id, title: name, genre: nil, releaseDate: ITunesDates.parse("1995-12-15"), artworkURL: nil, favorite: true,
-            watched: false, note: note, rating: rating, addedAt: day, changedAt: day)
+            kind: kind, id: id, title: name, genre: nil, releaseDate: ITunesDates.parse("1995-12-15"), artworkURL: nil, favorite: !watched,
+            watched: watched, note: note, rating: rating, addedAt: day, changedAt: day)
     }
 
     static func watch(_ id: String, _ name: String, _ day: String, rating: Int? = nil, note: String? = nil, kind: MediaKind = .movie)
@@ -90,13 +98,15 @@ struct ExportTests {
             loggedAt: Self.day)
     }
 
-    @Test("the Letterboxd file: a row per film watch, rewatches marked, the film's rating on its latest watch, never-logged films after, no shows")
+    @Test(
+        "the Letterboxd file: a row per film watch, rewatches marked, the film's rating on its latest watch, watched films never logged after; no favorites not seen, no shows"
+    )
     func letterboxd() {
         let backup = Backup(
             exportedAt: Self.day,
             titles: [
-                Self.title("1", "Heat", rating: 9, note: "Diner scene"), Self.title("2", "=HYPERLINK(\"x\")", rating: 4),
-                Self.title("3", "+1"), Self.title("9", "Girls", rating: 8, kind: .show),
+                Self.title("1", "Heat", rating: 9, note: "Diner scene"), Self.title("2", "=HYPERLINK(\"x\")", rating: 4, watched: true),
+                Self.title("3", "+1", watched: true), Self.title("4", "Want to see"), Self.title("9", "Girls", rating: 8, kind: .show),
             ],
             watches: [
                 Self.watch("1", "Heat", "2020-01-02", note: "First time, \"wow\""), Self.watch("9", "Girls", "2021-05-05", kind: .show),

@@ -93,8 +93,38 @@ struct ImportParserTests {
         #expect(throws: ImportRefused.self) { try LetterboxdFiles.read(Data(), as: .ratings, named: "ratings.csv") }
         do {
             _ = try IMDbFile.read(Data("Name,Year\n".utf8), named: "x.csv")
+            Issue.record("read")
         } catch {
             #expect(error.message.contains("not an IMDb export"))
+        }
+        let wide = "Name,Letterboxd URI" + String(repeating: ",", count: 5_000) + "\n" + String(repeating: "x\n", count: 10)
+        do {
+            _ = try LetterboxdFiles.read(Data(wide.utf8), as: .diary, named: "diary.csv")
+            Issue.record("a header of 5,000 columns was read")
+        } catch {
+            #expect(error.message.contains("more than 100 columns"))
+        }
+    }
+
+    @Test("Trakt's list files are named from lists-lists by slug or id, with or without a page number, a slug ending in a number kept whole")
+    func traktListNames() {
+        let names = ["top-10": "Top 10", "9": "Faves", "faves": "Faves", "heist-nights": "Heist nights"]
+        #expect(TraktFiles.listName("top-10", in: names) == "Top 10")
+        #expect(TraktFiles.listName("top-10-2", in: names) == "Top 10")
+        #expect(TraktFiles.listName("9-faves", in: names) == "Faves" && TraktFiles.listName("9-faves-3", in: names) == "Faves")
+        #expect(TraktFiles.listName("heist-nights", in: names) == "Heist nights")
+        #expect(TraktFiles.listName("unknown-1", in: names) == "unknown-1", "an unknown list keeps its file's name: nothing is dropped")
+        #expect(TraktFiles.file(named: "lists-list-top-10.json") == .list("top-10"))
+    }
+
+    @Test("a Trakt file of more than 200,000 entries is refused before more are decoded")
+    func traktCap() {
+        let json = "[" + Array(repeating: "{}", count: NamedCSV.maxRows + 1).joined(separator: ",") + "]"
+        do {
+            _ = try TraktFiles.read(Data(json.utf8), as: .history, named: "watched-history.json")
+            Issue.record("read")
+        } catch {
+            #expect(error.message.contains("more than 200000 entries"))
         }
     }
 }

@@ -120,6 +120,12 @@ struct ImportReaderTests {
         } catch let refused as ImportRefused {
             #expect(refused.message.contains("diary.csv is larger than 16 MiB"))
         }
+        do {
+            _ = try Self.read(Data(String(repeating: "x", count: 2 << 20).utf8), "huge.csv", limits: (1 << 20, 1 << 20))
+            Issue.record("read")
+        } catch let refused as ImportRefused {
+            #expect(refused.message.contains("larger than 1 MiB"), "a single file has the member cap too")
+        }
         let header = "Date,Name,Year,Letterboxd URI,Rating\n"
         let files = ["diary.csv", "ratings.csv", "watched.csv", "watchlist.csv", "reviews.csv"]
         let many = try Self.zip(files.map { ($0, Data((header + String(repeating: " ", count: 300_000)).utf8)) })

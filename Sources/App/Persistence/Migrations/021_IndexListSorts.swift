@@ -12,10 +12,12 @@ struct IndexListSorts: AsyncMigration {
         guard let sql = database as? any SQLDatabase else { return }
         try await sql.drop(index: "library_entries_profile_genre").run()
         try await sql.drop(index: "library_entries_profile_rating").run()
-        try await sql.raw(
-            "CREATE INDEX library_entries_by_genre ON library_entries (profile_id, genre, rating, updated_at, item_id DESC)"
-        ).run()
-        try await sql.raw("CREATE INDEX library_entries_by_rating ON library_entries (profile_id, rating, updated_at, item_id DESC)").run()
+        // SQLite orders NULLs first, so its backward scan is `rating DESC NULLS LAST`; PostgreSQL
+        // orders them last, so its index says the order outright (and is read forward).
+        let order: SQLQueryString =
+            sql.dialect.name == "postgresql" ? "rating DESC NULLS LAST, updated_at DESC, item_id" : "rating, updated_at, item_id DESC"
+        try await sql.raw("CREATE INDEX library_entries_by_genre ON library_entries (profile_id, genre, \(order))").run()
+        try await sql.raw("CREATE INDEX library_entries_by_rating ON library_entries (profile_id, \(order))").run()
     }
 
     func revert(on database: any Database) async throws {

@@ -82,7 +82,7 @@ public enum LetterboxdFiles {
     /// The list's name from the block before the blank line: a `Letterboxd list export v7` line,
     /// then `Date,Name,Tags,URL,Description` and the list's row.
     static func listHeader(_ data: Data) throws(ImportRefused) -> String {
-        let text = String(decoding: data, as: UTF8.self)
+        let text = String(decoding: data.prefix(64 * 1024), as: UTF8.self)
         let block = text.components(separatedBy: "\n").prefix { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
             .drop { !$0.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "name" } }
         let header = try NamedCSV(Data(block.joined(separator: "\n").utf8))

@@ -27,8 +27,20 @@ public enum ImportReader {
     static func read(_ data: Data, named name: String, limits: (member: Int, total: Int), each: (ImportRead) throws -> Void) throws
         -> ImportSource
     {
+        // At most 200,000 rows in all, whatever the number of files.
+        var total = 0
+        func counted(_ read: ImportRead) throws {
+            total += read.rows.count + read.problems.count
+            guard total <= NamedCSV.maxRows else {
+                throw ImportRefused(message: "The upload has more than \(NamedCSV.maxRows) rows: export less at a time.")
+            }
+            try each(read)
+        }
         if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
-            return try readZIP(data, limits: limits, each: each)
+            return try readZIP(data, limits: limits, each: counted)
+        }
+        guard data.count <= limits.member else {
+            throw ImportRefused(message: "The file is larger than \(limits.member >> 20) MiB: this is not an export PopcornSwirl reads.")
         }
         if data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.first == UInt8(ascii: "{") {
             guard (try? Backup.decoder.decode(BackupHeader.self, from: data))?.format == Backup.formatName else {
@@ -39,12 +51,12 @@ public enum ImportReader {
         let header = String(decoding: data.prefix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let columns = Set(header.split(separator: ",").map { NamedCSV.columnName(String($0)) })
         if columns.contains("const") {
-            try each(try IMDbFile.read(data, named: name))
+            try counted(try IMDbFile.read(data, named: name))
             return .imdb
         }
         let file = LetterboxdFiles.file(named: name) ?? (columns.contains("watched date") ? .diary : columns.contains("rating") ? .ratings : nil)
         if columns.contains("name") && columns.contains("letterboxd uri"), let file {
-            try each(try LetterboxdFiles.read(data, as: file, named: name))
+            try counted(try LetterboxdFiles.read(data, as: file, named: name))
             return .letterboxd
         }
         throw ImportRefused(

@@ -5,7 +5,8 @@ import Foundation
 /// says about a title, and where it came from (file and row, for the report).
 public struct ImportRow: Sendable, Equatable {
     public var file: String
-    /// The row's number in its file, the header being row 1.
+    /// The record's number in its file, counting every CSV record from the first as 1 (the header,
+    /// or a list file's header block): what a spreadsheet shows. A JSON file's entries count from 1.
     public var line: Int
     /// nil: the file does not say (Letterboxd's are all films).
     public var kind: MediaKind?
@@ -65,10 +66,14 @@ public struct ImportRead: Sendable, Equatable {
 /// Letterboxd list format's header block before a blank line is skipped by `startingAfterBlankLine`.
 struct NamedCSV {
     let header: [String]
-    /// Each row with its line number (the header's is 1, or the real header's in a two-part file).
+    /// Each column's place, the first of a name winning: found once, not per row and column.
+    let columns: [String: Int]
+    /// Each row with its record number; fields past the header's are not kept.
     let rows: [(line: Int, fields: [String])]
 
     static let maxRows = 200_000
+    /// Exports have 4 to 20 columns; a header of thousands would make every lookup costly.
+    static let maxColumns = 100
 
     init(_ data: Data, startingAfterBlankLine: Bool = false) throws(ImportRefused) {
         guard String(data: data, encoding: .utf8) != nil else {
@@ -89,8 +94,12 @@ struct NamedCSV {
                 if blank { waitingForBlank = false }
                 continue
             }
-            guard header != nil else {
+            guard let header else {
                 if blank { continue }
+                guard fields.count <= Self.maxColumns else {
+                    throw ImportRefused(
+                        message: "The file’s header has more than \(Self.maxColumns) columns: this is not an export PopcornSwirl reads.")
+                }
                 header = fields.map(Self.columnName)
                 continue
             }
@@ -98,11 +107,12 @@ struct NamedCSV {
             guard rows.count < Self.maxRows else {
                 throw ImportRefused(message: "The file has more than \(Self.maxRows) rows: split it, or export less at a time.")
             }
-            rows.append((line, fields))
+            rows.append((line, fields.count > header.count ? Array(fields.prefix(header.count)) : fields))
         }
         if reader.error != nil { throw ImportRefused(message: "The file could not be read as CSV (a quote is left open, or the text is not UTF-8).") }
         guard let header else { throw ImportRefused(message: "The file is empty: it has no header row.") }
         self.header = header
+        columns = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.rows = rows
     }
 
@@ -110,11 +120,11 @@ struct NamedCSV {
         raw.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    func has(_ column: String) -> Bool { header.contains(Self.columnName(column)) }
+    func has(_ column: String) -> Bool { columns[Self.columnName(column)] != nil }
 
     /// The value of `column` in `fields`, trimmed; nil when empty or missing.
     func value(_ column: String, in fields: [String]) -> String? {
-        guard let index = header.firstIndex(of: Self.columnName(column)), index < fields.count else { return nil }
+        guard let index = columns[Self.columnName(column)], index < fields.count else { return nil }
         let value = fields[index].trimmingCharacters(in: .whitespacesAndNewlines)
         return value.isEmpty ? nil : value
     }

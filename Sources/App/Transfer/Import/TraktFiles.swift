@@ -25,10 +25,9 @@ public enum TraktFiles {
         if stem.hasPrefix("lists-favorites") { return .favorites }
         if stem.hasPrefix("lists-lists") { return .lists }
         if stem.hasPrefix("lists-list-") {
-            // `lists-list-<slug>` or `lists-list-<slug>-2` for a later page.
-            var slug = String(stem.dropFirst("lists-list-".count))
-            if let dash = slug.lastIndex(of: "-"), Int(slug[slug.index(after: dash)...]) != nil { slug = String(slug[..<dash]) }
-            return slug.isEmpty ? nil : .list(slug)
+            // The list is named by `listName(_:in:)`: the suffix may be `<slug>`, `<trakt id>-<slug>`, and end in a page's `-2`.
+            let suffix = String(stem.dropFirst("lists-list-".count))
+            return suffix.isEmpty ? nil : .list(suffix)
         }
         return nil
     }
@@ -57,30 +56,72 @@ public enum TraktFiles {
         var notes: String?
     }
 
-    struct ListInfo: Decodable {
-        var name: String?
-        var ids: IDs?
+    struct ListIDs: Decodable {
+        var trakt: Int?
+        var slug: String?
     }
 
-    /// The lists' names by slug, from `lists-lists*.json`.
+    struct ListInfo: Decodable {
+        var name: String?
+        var ids: ListIDs?
+    }
+
+    /// The lists' names by slug and by Trakt id, from `lists-lists*.json`.
     public static func listNames(_ data: Data, named name: String) throws(ImportRefused) -> [String: String] {
-        let lists: [ListInfo]
-        do { lists = try JSONDecoder().decode([ListInfo].self, from: data) } catch {
-            throw ImportRefused(message: "\(name) is not Trakt's list of lists (JSON that could not be read).")
+        let lists = try decode(ListInfo.self, data, named: name)
+        var names: [String: String] = [:]
+        for list in lists {
+            guard let title = list.name else { continue }
+            if let slug = list.ids?.slug, names[slug] == nil { names[slug] = title }
+            if let id = list.ids?.trakt, names[String(id)] == nil { names[String(id)] = title }
         }
-        return Dictionary(
-            lists.compactMap { list in list.ids?.slug.flatMap { slug in list.name.map { (slug, $0) } } }, uniquingKeysWith: { a, _ in a })
+        return names
+    }
+
+    /// A list file's name: its suffix as a known slug, else without a page's `-N`, else without
+    /// a leading `<trakt id>-`, or that id itself; the suffix as it is when nothing is known (a
+    /// slug ending in a number, `top-10`, stays whole when it is known).
+    static func listName(_ suffix: String, in names: [String: String]) -> String {
+        var candidates = [suffix]
+        if let dash = suffix.lastIndex(of: "-"), Int(suffix[suffix.index(after: dash)...]) != nil {
+            candidates.append(String(suffix[..<dash]))
+        }
+        for candidate in candidates {
+            if let name = names[candidate] { return name }
+            if let dash = candidate.firstIndex(of: "-"), Int(candidate[..<dash]) != nil {
+                let id = String(candidate[..<dash])
+                if let name = names[String(candidate[candidate.index(after: dash)...])] ?? names[id] { return name }
+            }
+        }
+        return suffix
+    }
+
+    /// A JSON array decoded entry by entry, refused past `NamedCSV.maxRows` entries before more are made.
+    struct Capped<Element: Decodable>: Decodable {
+        var items: [Element] = []
+
+        struct TooMany: Error {}
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            while !container.isAtEnd {
+                guard items.count < NamedCSV.maxRows else { throw TooMany() }
+                items.append(try container.decode(Element.self))
+            }
+        }
+    }
+
+    static func decode<Element: Decodable>(_ type: Element.Type, _ data: Data, named name: String) throws(ImportRefused) -> [Element] {
+        do { return try JSONDecoder().decode(Capped<Element>.self, from: data).items } catch is Capped<Element>.TooMany {
+            throw ImportRefused(message: "\(name) has more than \(NamedCSV.maxRows) entries: export less at a time.")
+        } catch {
+            throw ImportRefused(message: "\(name) is not a Trakt export file: its JSON could not be read (\(Self.reason(error))).")
+        }
     }
 
     /// The rows of one member. `lists` names the personal lists (see `listNames`).
     public static func read(_ data: Data, as file: File, named name: String, lists: [String: String] = [:]) throws(ImportRefused) -> ImportRead {
-        let entries: [Entry]
-        do { entries = try JSONDecoder().decode([Entry].self, from: data) } catch {
-            throw ImportRefused(message: "\(name) is not a Trakt export file: its JSON could not be read (\(Self.reason(error))).")
-        }
-        guard entries.count <= NamedCSV.maxRows else {
-            throw ImportRefused(message: "\(name) has more than \(NamedCSV.maxRows) entries: export less at a time.")
-        }
+        let entries = try decode(Entry.self, data, named: name)
         var read = ImportRead()
         for (index, entry) in entries.enumerated() {
             let line = index + 1
@@ -112,8 +153,8 @@ public enum TraktFiles {
             case .watchlist: row.watchlist = true
             case .favorites: row.liked = true
             case .lists: continue
-            case .list(let slug):
-                row.list = lists[slug] ?? slug
+            case .list(let suffix):
+                row.list = Self.listName(suffix, in: lists)
                 row.listPosition = entry.rank
                 row.review = entry.notes
             }
