@@ -9,7 +9,7 @@ import urllib.error
 from pathlib import Path
 import urllib.request
 
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -30,13 +30,19 @@ def catalogue_film(track_id: int) -> dict:
 
 
 def until(driver, condition, timeout: float = 10, message: str = ""):
-    """Waits until `condition(driver)` is truthy (stale elements count as 'not yet')."""
+    """Waits until `condition(driver)` is truthy (stale elements count as 'not yet', and so does
+    Chromium's "Node … does not belong to the document", its word for an element read while a form's
+    answer replaces the page)."""
 
     def check(d):
         try:
             return condition(d)
         except StaleElementReferenceException:
             return False
+        except WebDriverException as error:
+            if "does not belong to the document" in str(error):
+                return False
+            raise
 
     return WebDriverWait(driver, timeout, poll_frequency=0.1).until(check, message=message or None)
 
