@@ -14,6 +14,8 @@ public struct AppServices: Sendable {
     public let statistics: StatisticsService
     /// Backups and CSV exports of a person's data.
     public let exports: ExportService
+    /// Imports of other trackers' exports.
+    public let imports: ImportService
     let titles: TitleLookup
     public let sessions: SessionService
     public let accounts: AccountService
@@ -90,6 +92,10 @@ public struct AppServices: Sendable {
         statistics = StatisticsService(database: database, clock: clock)
         exports = ExportService(database: database, clock: clock)
         titles = TitleLookup(catalog: catalog, shows: shows, library: library)
+        let importStore = ImportStore(database: database, clock: clock)
+        imports = ImportService(
+            store: importStore, matcher: TitleMatcher(search: search, shows: shows, omdb: omdb, database: database, clock: clock),
+            landing: ImportLanding(library: library, diary: diary, lists: customLists, store: importStore), titles: titles, logger: logger)
         sessions = SessionService(
             database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400, newVisitorsPerHour: config.newVisitorsPerHour
         )
@@ -116,6 +122,20 @@ public struct AppServices: Sendable {
         }
         let backup = try await exports.backup(profile: profile)
         return letterboxd ? Data(ExportFormats.letterboxdCSV(backup).utf8) : try Backup.encoder.encode(backup)
+    }
+
+    /// `popcornswirl import`: reads the file into a new import for the named account and works
+    /// on it here until every row is dealt with; `progress` is told after each batch.
+    public func importFile(
+        username: String, data: Data, fileName: String, progress: @Sendable (ImportJob) -> Void
+    ) async throws -> ImportJob {
+        guard let profile = try await accounts.profile(username: username) else {
+            throw AccountService.Failure.invalid(["username": "There is no account named “\(username)”."])
+        }
+        guard case .started(let job) = try await imports.start(profile: profile, data: data, fileName: fileName) else {
+            throw ImportRefused(message: "\(username) has an import under way: wait for it to finish, or cancel it on the import page.")
+        }
+        return try await imports.drain(job: job.id, owner: "cli-\(UUID().uuidString.prefix(8))", progress: progress)
     }
 
     /// The current year by the injected clock: the Movies screen's default.

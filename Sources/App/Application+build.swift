@@ -14,7 +14,11 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
     return Application(
         router: router, server: .http1(configuration: httpConfiguration),
         configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "PopcornSwirl"),
-        services: [SessionCleanup(sessions: services.sessions, logger: services.logger), ShutdownHooks(hooks: [flushImpressions] + onShutdown)],
+        // Stopped last first: the import worker ends its batch before the database closes.
+        services: [
+            SessionCleanup(sessions: services.sessions, logger: services.logger), ShutdownHooks(hooks: [flushImpressions] + onShutdown),
+            ImportWorker(imports: services.imports, logger: services.logger),
+        ],
         logger: services.logger
     )
 }

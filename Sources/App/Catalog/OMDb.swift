@@ -153,6 +153,13 @@ public final class OMDbClient: Sendable {
         return answer.status
     }
 
+    /// Details for an IMDb id (an import's row): the title and year to look for on iTunes.
+    public func details(imdbID: String) async -> OMDbStatus {
+        guard let apiKey else { return .disabled }
+        guard Self.isIMDbID(imdbID) else { return .notFound }
+        return await lookup(apiKey, key: idKey(imdbID), query: "i=\(imdbID)").status
+    }
+
     private func lookup(_ apiKey: String, key: String, query: String) async -> (status: OMDbStatus, body: CachedBody?) {
         let url = URL(string: "\(baseURL)/?apikey=\(PercentEncoding.query(apiKey))&\(query)")!
         let policy = FetchPolicy(

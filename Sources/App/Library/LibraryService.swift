@@ -86,7 +86,9 @@ public final class LibraryService: Sendable {
         return try await save(profile: profile, title: title, change: LibraryChange(favorite: favorite, rating: rating))
     }
 
-    func save(profile: UUID, title: SavedTitle, change: LibraryChange) async throws(LibraryError) -> LibraryItem? {
+    /// `logsWatch`: false when the caller records the watches itself (an import knows their days,
+    /// or that a title was watched on a day nobody knows).
+    func save(profile: UUID, title: SavedTitle, change: LibraryChange, logsWatch: Bool = true) async throws(LibraryError) -> LibraryItem? {
         let note: String?? = if let requested = change.note { .some(try Self.validatedNote(requested)) } else { nil }
         let rating: Int?? = if let requested = change.rating { .some(try Self.validatedRating(requested)) } else { nil }
         let now = clock.now()
@@ -120,7 +122,7 @@ public final class LibraryService: Sendable {
                 row.snapshot = title.snapshot
                 row.updatedAt = now
                 try await row.save(on: db)
-                if row.watched, !wasWatched {
+                if logsWatch, row.watched, !wasWatched {
                     // Marking Watched logs a watch in the diary, today (a note given with it goes to the title).
                     let watch = Watch(
                         id: UUID(), kind: title.kind, itemID: title.itemID, title: title.title, artworkURL: title.artworkURL,

@@ -52,6 +52,7 @@ public final class AppDatabase: Sendable {
         AddWatchDetails(),
         IndexStatistics(),
         IndexListSorts(),
+        CreateImports(),
     ]
 
     private init(

@@ -129,22 +129,13 @@ public final class SearchService: Sendable {
 
     public func search(_ query: SearchQuery) async -> SearchOutcome {
         async let showResult = shows.search(query.text)
-        let fetched = await upstream.fetch(key: "itunes:search:\(country):\(query.key)", url: url(query), freshFor: Self.freshness) { body in
-            _ = try ITunesDecoder.moviesInRelevanceOrder(from: body)
-        }
-        if case .failed(let error) = fetched, !error.isUnreachable {
-            _ = await showResult
-            return .failed(error)
-        }
         let movies: [Movie]
         let source: CatalogSource
-        if let answer = fetched.answer {
-            movies = (try? ITunesDecoder.moviesInRelevanceOrder(from: answer.body.body)) ?? []
-            source = answer.source
-            catalog.noteSeen(movies, at: answer.body.fetchedAt)
-        } else {
-            movies = offline.search(query.text)
-            source = .offlineCatalogue
+        switch await films(query) {
+        case .success(let found): (movies, source) = found
+        case .failure(let error):
+            _ = await showResult
+            return .failed(error)
         }
         let ranked = Self.ranked(movies, for: query)
         var omdbStatus: OMDbStatus?
@@ -154,6 +145,19 @@ public final class SearchService: Sendable {
             SearchResult(
                 query: query.text, movies: ranked, source: source, omdb: omdbStatus, shows: tv.shows, showSource: tv.source
             ))
+    }
+
+    /// iTunes' films for a title in its relevance order (cached 12 hours); the bundled catalogue's
+    /// when iTunes cannot be reached; a failure for any other refusal (rate limit, bad answer).
+    func films(_ query: SearchQuery) async -> Result<([Movie], CatalogSource), UpstreamError> {
+        let fetched = await upstream.fetch(key: "itunes:search:\(country):\(query.key)", url: url(query), freshFor: Self.freshness) { body in
+            _ = try ITunesDecoder.moviesInRelevanceOrder(from: body)
+        }
+        if case .failed(let error) = fetched, !error.isUnreachable { return .failure(error) }
+        guard let answer = fetched.answer else { return .success((offline.search(query.text), .offlineCatalogue)) }
+        let movies = (try? ITunesDecoder.moviesInRelevanceOrder(from: answer.body.body)) ?? []
+        catalog.noteSeen(movies, at: answer.body.fetchedAt)
+        return .success((movies, answer.source))
     }
 
     /// Exact title first, then titles that start with the query, then the rest; iTunes' order within each.

@@ -74,15 +74,29 @@ public final class ShowCatalog: Sendable {
     }
 
     public func search(_ query: String) async -> ShowSearchResult {
+        switch await find(query) {
+        case .success(let result): return result
+        case .failure:
+            let normalized = query.trimmingCharacters(in: .whitespacesAndNewlines)
+            return ShowSearchResult(query: normalized, shows: offline.search(normalized), source: .offlineCatalogue)
+        }
+    }
+
+    /// TVMaze's name search; the bundled shows when TVMaze cannot be reached; a failure for any
+    /// other refusal (an import waits and asks again rather than read "nothing found" into it).
+    /// `search` shows the bundled shows' matches in that case too.
+    func find(_ query: String) async -> Result<ShowSearchResult, UpstreamError> {
         let normalized = query.trimmingCharacters(in: .whitespacesAndNewlines)
         let url = URL(string: "\(baseURL)/search/shows?q=\(PercentEncoding.query(normalized))")!
         let fetched = await upstream.fetch(key: "tvmaze:search:\(normalized.lowercased())", url: url, freshFor: Self.freshness) {
             _ = try TVMazeDecoder.search(from: $0)
         }
         guard let answer = fetched.answer else {
-            return ShowSearchResult(query: normalized, shows: offline.search(normalized), source: .offlineCatalogue)
+            if case .failed(let error) = fetched, !error.isUnreachable { return .failure(error) }
+            return .success(ShowSearchResult(query: normalized, shows: offline.search(normalized), source: .offlineCatalogue))
         }
-        return ShowSearchResult(query: normalized, shows: (try? TVMazeDecoder.search(from: answer.body.body)) ?? [], source: answer.source)
+        return .success(
+            ShowSearchResult(query: normalized, shows: (try? TVMazeDecoder.search(from: answer.body.body)) ?? [], source: answer.source))
     }
 }
 

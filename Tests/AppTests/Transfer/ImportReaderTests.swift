@@ -19,16 +19,19 @@ struct ImportReaderTests {
         return try #require(archive.data)
     }
 
-    static func read(_ data: Data, _ name: String, limits: (Int, Int)? = nil) throws -> (ImportSource, [ImportRead]) {
+    static func read(_ data: Data, _ name: String, limits: (Int, Int)? = nil) async throws -> (ImportSource, [ImportRead]) {
         var reads: [ImportRead] = []
-        let source =
-            try limits.map { try ImportReader.read(data, named: name, limits: $0) { reads.append($0) } }
-            ?? ImportReader.read(data, named: name) { reads.append($0) }
+        let source: ImportSource
+        if let limits {
+            source = try await ImportReader.read(data, named: name, limits: limits) { reads.append($0) }
+        } else {
+            source = try await ImportReader.read(data, named: name) { reads.append($0) }
+        }
         return (source, reads)
     }
 
     @Test("a Letterboxd ZIP: its files are read, macOS metadata, deleted and orphaned entries, profile and comments are not")
-    func letterboxdZIP() throws {
+    func letterboxdZIP() async throws {
         let data = try Self.zip([
             (
                 "diary.csv",
@@ -46,14 +49,14 @@ struct ImportReaderTests {
             ("profile.csv", Data("Date Joined,Username\n2020-01-01,me\n".utf8)),
             ("comments.csv", Data("Date,Content\n".utf8)),
         ])
-        let (source, reads) = try Self.read(data, "letterboxd-me-2024.zip")
+        let (source, reads) = try await Self.read(data, "letterboxd-me-2024.zip")
         #expect(source == .letterboxd && reads.count == 3 && reads.allSatisfy { $0.problems.isEmpty })
         #expect(reads.flatMap(\.rows).map(\.file) == ["diary.csv", "ratings.csv", "lists/heist.csv"])
         #expect(reads[2].rows.first?.list == "Heist")
     }
 
     @Test("a Trakt ZIP: history of films and episodes, ratings, a named list; null ids are fine, an entry naming nothing is reported")
-    func traktZIP() throws {
+    func traktZIP() async throws {
         let history = """
             [{"id":1,"watched_at":"2024-01-02T21:15:00.000Z","action":"watch","type":"movie","movie":{"title":"Heat","year":1995,"ids":{"trakt":1,"slug":"heat-1995","imdb":"tt0113277","tmdb":949}}},
              {"id":2,"watched_at":"2024-01-03T20:00:00.000Z","action":"scrobble","type":"episode","episode":{"season":1,"number":1,"title":"Pilot","ids":{"trakt":5,"tvdb":null,"imdb":null,"tmdb":null}},"show":{"title":"Breaking Bad","year":2008,"ids":{"trakt":3,"slug":"breaking-bad","tvdb":81189,"imdb":null,"tmdb":null}}},
@@ -76,7 +79,7 @@ struct ImportReaderTests {
             ),
             ("user-settings.json", Data("{}".utf8)),
         ])
-        let (source, reads) = try Self.read(data, "trakt-export.zip")
+        let (source, reads) = try await Self.read(data, "trakt-export.zip")
         #expect(source == .trakt)
         let rows = reads.flatMap(\.rows)
         #expect(rows.count == 4 && rows[0].watchedOn == "2024-01-02" && rows[0].imdbID == "tt0113277" && rows[0].tmdbID == 949)
@@ -86,15 +89,17 @@ struct ImportReaderTests {
     }
 
     @Test("single files: an IMDb CSV, a Letterboxd CSV, a PopcornSwirl backup; anything else is refused, saying what to upload")
-    func singleFiles() throws {
+    func singleFiles() async throws {
         let imdb =
             "\u{FEFF}Const,Your Rating,Date Rated,Title,URL,Title Type,IMDb Rating,Runtime (mins),Year\ntt0113277,9,2024-01-02,Heat,u,movie,8.3,170,1995\n"
-        #expect(try Self.read(Data(imdb.utf8), "ratings.csv").0 == .imdb)
+        let imdbSource = try await Self.read(Data(imdb.utf8), "ratings.csv").0
+        #expect(imdbSource == .imdb)
         let diary = "Date,Name,Year,Letterboxd URI,Rating,Rewatch,Tags,Watched Date\n2024-01-03,Heat,1995,u,4,,,2024-01-02\n"
-        let (source, reads) = try Self.read(Data(diary.utf8), "my-diary.csv")
+        let (source, reads) = try await Self.read(Data(diary.utf8), "my-diary.csv")
         #expect(source == .letterboxd && reads.first?.rows.first?.watchedOn == "2024-01-02")
         let backup = try Backup.encoder.encode(Backup(exportedAt: Date(), titles: [], watches: [], lists: [], searches: []))
-        #expect(try Self.read(backup, "popcornswirl-backup.json").0 == .popcornswirl)
+        let backupSource = try await Self.read(backup, "popcornswirl-backup.json").0
+        #expect(backupSource == .popcornswirl)
         for (bytes, name, words) in [
             (Data("{\"hello\": 1}".utf8), "x.json", "not a PopcornSwirl backup"),
             (Data("Title,Artist\nHeat,Moby\n".utf8), "songs.csv", "cannot tell what this file is"),
@@ -102,7 +107,7 @@ struct ImportReaderTests {
             (try Self.zip([("notes.txt", Data("hi".utf8))]), "other.zip", "neither Letterboxd’s nor Trakt’s"),
         ] {
             do {
-                _ = try Self.read(bytes, name)
+                _ = try await Self.read(bytes, name)
                 Issue.record("\(name) was read")
             } catch let refused as ImportRefused {
                 #expect(refused.message.contains(words), "\(name): \(refused.message)")
@@ -111,17 +116,17 @@ struct ImportReaderTests {
     }
 
     @Test("a ZIP bomb is refused: one member past 16 MiB unpacked, or all of them past the total, counted while unpacking")
-    func zipBomb() throws {
+    func zipBomb() async throws {
         let big = try Self.zip([("diary.csv", Data(count: 17 << 20))])
         #expect(big.count < 100_000, "it packs small")
         do {
-            _ = try Self.read(big, "bomb.zip")
+            _ = try await Self.read(big, "bomb.zip")
             Issue.record("read")
         } catch let refused as ImportRefused {
             #expect(refused.message.contains("diary.csv is larger than 16 MiB"))
         }
         do {
-            _ = try Self.read(Data(String(repeating: "x", count: 2 << 20).utf8), "huge.csv", limits: (1 << 20, 1 << 20))
+            _ = try await Self.read(Data(String(repeating: "x", count: 2 << 20).utf8), "huge.csv", limits: (1 << 20, 1 << 20))
             Issue.record("read")
         } catch let refused as ImportRefused {
             #expect(refused.message.contains("larger than 1 MiB"), "a single file has the member cap too")
@@ -130,7 +135,7 @@ struct ImportReaderTests {
         let files = ["diary.csv", "ratings.csv", "watched.csv", "watchlist.csv", "reviews.csv"]
         let many = try Self.zip(files.map { ($0, Data((header + String(repeating: " ", count: 300_000)).utf8)) })
         do {
-            _ = try Self.read(many, "many.zip", limits: (16 << 20, 1 << 20))
+            _ = try await Self.read(many, "many.zip", limits: (16 << 20, 1 << 20))
             Issue.record("read")
         } catch let refused as ImportRefused {
             #expect(refused.message.contains("unpacks to more than 1 MiB"))

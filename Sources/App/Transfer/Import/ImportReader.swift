@@ -20,24 +20,24 @@ public enum ImportReader {
 
     /// The upload's source, then each file's rows (`each` is called once per file read).
     @discardableResult
-    public static func read(_ data: Data, named name: String, each: (ImportRead) throws -> Void) throws -> ImportSource {
-        try read(data, named: name, limits: (memberLimit, totalLimit), each: each)
+    public static func read(_ data: Data, named name: String, each: (ImportRead) async throws -> Void) async throws -> ImportSource {
+        try await read(data, named: name, limits: (memberLimit, totalLimit), each: each)
     }
 
-    static func read(_ data: Data, named name: String, limits: (member: Int, total: Int), each: (ImportRead) throws -> Void) throws
+    static func read(_ data: Data, named name: String, limits: (member: Int, total: Int), each: (ImportRead) async throws -> Void) async throws
         -> ImportSource
     {
         // At most 200,000 rows in all, whatever the number of files.
         var total = 0
-        func counted(_ read: ImportRead) throws {
+        func counted(_ read: ImportRead) async throws {
             total += read.rows.count + read.problems.count
             guard total <= NamedCSV.maxRows else {
                 throw ImportRefused(message: "The upload has more than \(NamedCSV.maxRows) rows: export less at a time.")
             }
-            try each(read)
+            try await each(read)
         }
         if data.starts(with: [0x50, 0x4B, 0x03, 0x04]) || data.starts(with: [0x50, 0x4B, 0x05, 0x06]) {
-            return try readZIP(data, limits: limits, each: counted)
+            return try await readZIP(data, limits: limits, each: counted)
         }
         guard data.count <= limits.member else {
             throw ImportRefused(message: "The file is larger than \(limits.member >> 20) MiB: this is not an export PopcornSwirl reads.")
@@ -51,12 +51,12 @@ public enum ImportReader {
         let header = String(decoding: data.prefix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let columns = Set(header.split(separator: ",").map { NamedCSV.columnName(String($0)) })
         if columns.contains("const") {
-            try counted(try IMDbFile.read(data, named: name))
+            try await counted(try IMDbFile.read(data, named: name))
             return .imdb
         }
         let file = LetterboxdFiles.file(named: name) ?? (columns.contains("watched date") ? .diary : columns.contains("rating") ? .ratings : nil)
         if columns.contains("name") && columns.contains("letterboxd uri"), let file {
-            try counted(try LetterboxdFiles.read(data, as: file, named: name))
+            try await counted(try LetterboxdFiles.read(data, as: file, named: name))
             return .letterboxd
         }
         throw ImportRefused(
@@ -69,7 +69,8 @@ public enum ImportReader {
         var format: String
     }
 
-    private static func readZIP(_ data: Data, limits: (member: Int, total: Int), each: (ImportRead) throws -> Void) throws -> ImportSource {
+    private static func readZIP(_ data: Data, limits: (member: Int, total: Int), each: (ImportRead) async throws -> Void) async throws -> ImportSource
+    {
         let archive: Archive
         do { archive = try Archive(data: data, accessMode: .read) } catch {
             throw ImportRefused(message: "The ZIP file could not be opened: it is damaged or incomplete. Export it again and upload the new file.")
@@ -106,7 +107,7 @@ public enum ImportReader {
             }
             for entry in entries {
                 guard let file = TraktFiles.file(named: entry.path), file != .lists else { continue }
-                try each(try TraktFiles.read(try contents(entry), as: file, named: entry.path, lists: names))
+                try await each(try TraktFiles.read(try contents(entry), as: file, named: entry.path, lists: names))
             }
             return .trakt
         }
@@ -115,7 +116,7 @@ public enum ImportReader {
         }
         for entry in entries {
             guard let file = LetterboxdFiles.file(named: entry.path) else { continue }
-            try each(try LetterboxdFiles.read(try contents(entry), as: file, named: entry.path))
+            try await each(try LetterboxdFiles.read(try contents(entry), as: file, named: entry.path))
         }
         return .letterboxd
     }

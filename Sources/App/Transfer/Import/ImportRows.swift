@@ -3,7 +3,7 @@ import Foundation
 
 /// One row of another tracker's export as read, before it is matched to a film or show: what it
 /// says about a title, and where it came from (file and row, for the report).
-public struct ImportRow: Sendable, Equatable {
+public struct ImportRow: Codable, Sendable, Equatable {
     public var file: String
     /// The record's number in its file, counting every CSV record from the first as 1 (the header,
     /// or a list file's header block): what a spreadsheet shows. A JSON file's entries count from 1.

@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+
+/// Imports, for the pages and the command line alike: an upload is read and its rows stored
+/// (nothing else changes until every row is stored; a file that cannot be read leaves nothing),
+/// then a server's worker matches and lands the rows in the background, and the person resolves
+/// what could not be matched.
+public struct ImportService: Sendable {
+    /// Rows a worker takes at a time before it renews its lease and looks for a cancel.
+    static let batch = 20
+
+    let store: ImportStore
+    let matcher: TitleMatcher
+    let landing: ImportLanding
+    let titles: TitleLookup
+    let logger: Logger
+
+    public enum Started: Sendable, Equatable {
+        case started(ImportJob)
+        /// The person's earlier import is still under way.
+        case busy
+    }
+
+    /// Reads the upload and stores its rows as a new job; `ImportRefused` (nothing stored) when the
+    /// file cannot be read.
+    public func start(profile: UUID, data: Data, fileName: String) async throws -> Started {
+        let name = (fileName as NSString).lastPathComponent
+        let job: UUID
+        do { job = try await store.begin(profile: profile, source: .letterboxd, fileName: name) } catch is ImportStore.Busy { return .busy }
+        do {
+            var next = 1
+            let source = try await ImportReader.read(data, named: name) { read in
+                next = try await store.append(job: job, rows: read.rows, problems: read.problems, from: next)
+            }
+            guard source != .popcornswirl else {
+                throw ImportRefused(message: "Restore a PopcornSwirl backup from the account page’s “Restore a backup”.")
+            }
+            try await store.setSource(job: job, source)
+            guard next > 1 else { throw ImportRefused(message: "The file holds no rows to import.") }
+            try await store.queue(job: job)
+        } catch {
+            try? await store.discard(job: job)
+            throw error
+        }
+        return .started(try await store.job(job)!)
+    }
+
+    public func latest(profile: UUID) async throws -> ImportJob? { try await store.latest(profile: profile) }
+
+    public func cancel(profile: UUID) async throws -> Bool { try await store.cancel(profile: profile) }
+
+    /// Claims a job and works on it until it is done, waits for an upstream, or is cancelled;
+    /// false when no job was free.
+    func runNext(owner: String) async throws -> Bool {
+        guard let job = try await store.claim(owner: owner) else { return false }
+        try await run(job, owner: owner)
+        return true
+    }
+
+    /// Works on one job here until no row is pending (waiting out upstream allowances), or it is
+    /// cancelled; `progress` is told after each stretch of work.
+    func drain(job id: UUID, owner: String, progress: @Sendable (ImportJob) -> Void) async throws -> ImportJob {
+        while true {
+            if let job = try await store.claim(owner: owner, only: id) { try await run(job, owner: owner) }
+            guard let job = try await store.job(id) else { throw ImportRefused(message: "The import was deleted.") }
+            progress(job)
+            guard job.state.isActive else { return job }
+            try await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    func run(_ job: ImportJob, owner: String) async throws {
+        while true {
+            guard try await store.renew(job: job.id, owner: owner) else { return }
+            let rows = try await store.pending(job: job.id, limit: Self.batch)
+            guard !rows.isEmpty else {
+                try await store.finish(job: job.id, owner: owner)
+                return
+            }
+            for (number, row) in rows {
+                try Task.checkCancellation()
+                switch try await matcher.resolve(row) {
+                case .wait(let seconds, let reason):
+                    try await store.pause(job: job.id, owner: owner, for: seconds, message: reason)
+                    return
+                case .unsure(let candidates, let reason):
+                    try await store.settle(
+                        job: job.id, number: number, from: [.pending],
+                        RowSettlement(state: .queued, step: "match", reason: reason, candidates: candidates))
+                case .found(let title, let how):
+                    let settlement = await landing.land(row, as: title, how: how, job: job, number: number)
+                    try await store.settle(job: job.id, number: number, from: [.pending], settlement)
+                }
+            }
+        }
+    }
+}

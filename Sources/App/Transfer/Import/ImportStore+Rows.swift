@@ -1,0 +1,118 @@
+import Foundation
+import SQLKit
+
+/// What a row came to, as stored: its state, the step and why (or how its title was found), the
+/// title it landed as, and the candidates it is queued with.
+struct RowSettlement: Sendable, Equatable {
+    var state: ImportRowState
+    var step: String? = nil
+    var reason: String? = nil
+    var title: MatchedTitle? = nil
+    var how: String? = nil
+    var candidates: [TitleCandidate] = []
+}
+
+extension ImportStore {
+    static func counter(_ state: ImportRowState) -> String? {
+        switch state {
+        case .pending: "pending_rows"
+        case .landed: "landed_rows"
+        case .queued: "queued_rows"
+        case .failed: "failed_rows"
+        case .skipped, .kept: "skipped_rows"
+        }
+    }
+
+    /// The next rows to deal with, in the order they were read.
+    func pending(job: UUID, limit: Int) async throws -> [(number: Int, row: ImportRow)] {
+        let decoder = JSONDecoder()
+        return try await database.sql.select().columns("row_no", "data").from("import_rows").where("job_id", .equal, SQLBind(job))
+            .where("state", .equal, SQLBind(ImportRowState.pending.rawValue)).orderBy("row_no").limit(limit).all()
+            .map { row in
+                (
+                    try row.decode(column: "row_no", as: Int.self),
+                    try decoder.decode(ImportRow.self, from: Data(try row.decode(column: "data", as: String.self).utf8))
+                )
+            }
+    }
+
+    /// Records what a row came to and moves it between the job's counts, in one write. A row that
+    /// is no longer in `from` (settled by another server or by the person meanwhile) is left alone:
+    /// false.
+    @discardableResult
+    func settle(job: UUID, number: Int, from: Set<ImportRowState>, _ settlement: RowSettlement) async throws -> Bool {
+        let candidates = settlement.candidates.isEmpty ? nil : String(decoding: try JSONEncoder().encode(settlement.candidates), as: UTF8.self)
+        let now = clock.now()
+        return try await database.writeSQL { sql in
+            guard
+                let old = try await sql.select().column("state").from("import_rows").where("job_id", .equal, SQLBind(job))
+                    .where("row_no", .equal, SQLBind(number)).first(decodingColumn: "state", as: String.self).flatMap(ImportRowState.init),
+                from.contains(old)
+            else { return false }
+            try await sql.update("import_rows").set("state", to: SQLBind(settlement.state.rawValue)).set("step", to: SQLBind(settlement.step))
+                .set("reason", to: SQLBind(settlement.reason)).set("match_kind", to: SQLBind(settlement.title?.kind.rawValue))
+                .set("match_id", to: SQLBind(settlement.title.map { String($0.id) })).set("match_title", to: SQLBind(settlement.title?.name))
+                .set("match_how", to: SQLBind(settlement.how)).set("candidates", to: SQLBind(candidates))
+                .where("job_id", .equal, SQLBind(job)).where("row_no", .equal, SQLBind(number)).run()
+            if let was = Self.counter(old), let now = Self.counter(settlement.state), was != now {
+                try await sql.raw(
+                    "UPDATE import_jobs SET \(ident: was) = \(ident: was) - 1, \(ident: now) = \(ident: now) + 1 WHERE id = \(bind: job)"
+                )
+                .run()
+            }
+            try await sql.update("import_jobs").set("updated_at", to: SQLBind(now)).where("id", .equal, SQLBind(job)).run()
+            return true
+        }
+    }
+
+    /// Rows in any of `states`, in the order they were read, `limit` from `offset`.
+    func records(job: UUID, states: [ImportRowState]? = nil, offset: Int = 0, limit: Int) async throws -> [ImportRowRecord] {
+        var select = database.sql.select().column(SQLLiteral.all).from("import_rows").where("job_id", .equal, SQLBind(job))
+        if let states { select = select.where("state", .in, SQLBind.group(states.map(\.rawValue))) }
+        return try await select.orderBy("row_no").offset(offset).limit(limit).all(decoding: Row.self).map(\.record)
+    }
+
+    func record(job: UUID, number: Int) async throws -> ImportRowRecord? {
+        try await database.sql.select().column(SQLLiteral.all).from("import_rows").where("job_id", .equal, SQLBind(job))
+            .where("row_no", .equal, SQLBind(number)).first(decoding: Row.self)?.record
+    }
+
+    /// How many earlier rows of the job landed (or were skipped) as the same title on the same day:
+    /// the diary's idempotence (a second import of one file finds its watches already there).
+    func earlierWatches(job: UUID, before number: Int, kind: MediaKind, id: Int, day: String) async throws -> Int {
+        try await database.sql.raw(
+            """
+            SELECT COUNT(*) AS n FROM import_rows WHERE job_id = \(bind: job) AND row_no < \(bind: number)
+            AND state IN ('landed', 'skipped') AND match_kind = \(bind: kind.rawValue) AND match_id = \(bind: String(id))
+            AND watched_on = \(bind: day)
+            """
+        ).first(decodingColumn: "n", as: Int.self) ?? 0
+    }
+
+    private struct Row: Decodable {
+        var row_no: Int
+        var file: String
+        var line: Int
+        var title: String
+        var year: Int?
+        var data: String
+        var state: String
+        var step: String?
+        var reason: String?
+        var match_kind: String?
+        var match_id: String?
+        var match_title: String?
+        var match_how: String?
+        var candidates: String?
+
+        var record: ImportRowRecord {
+            var row =
+                (try? JSONDecoder().decode(ImportRow.self, from: Data(data.utf8))) ?? ImportRow(file: file, line: line, title: title, year: year)
+            row.file = file
+            return ImportRowRecord(
+                number: row_no, file: file, line: line, row: row, state: ImportRowState(rawValue: state) ?? .failed, step: step, reason: reason,
+                matchKind: match_kind.flatMap(MediaKind.init), matchID: match_id, matchTitle: match_title, matchHow: match_how,
+                candidates: candidates.flatMap { try? JSONDecoder().decode([TitleCandidate].self, from: Data($0.utf8)) } ?? [])
+        }
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import SQLKit
+
+/// A title an import row might be: shown in the Needs-a-match queue for the person to choose.
+public struct TitleCandidate: Codable, Sendable, Equatable {
+    public var kind: MediaKind
+    public var id: Int
+    public var title: String
+    public var year: Int?
+}
+
+/// The catalogue's film or show a row was matched to, whole: what lands in the person's lists.
+enum MatchedTitle: Sendable, Equatable {
+    case movie(Movie)
+    case show(Show)
+
+    var kind: MediaKind { if case .movie = self { .movie } else { .show } }
+    var id: Int {
+        switch self {
+        case .movie(let movie): movie.id
+        case .show(let show): show.id
+        }
+    }
+    var name: String {
+        switch self {
+        case .movie(let movie): movie.title
+        case .show(let show): show.name
+        }
+    }
+
+    func savedTitle() throws -> SavedTitle {
+        switch self {
+        case .movie(let movie): try movie.savedTitle()
+        case .show(let show): try show.savedTitle()
+        }
+    }
+
+    func snapshot() throws -> Data {
+        switch self {
+        case .movie(let movie): try JSONEncoder().encode(movie)
+        case .show(let show): try JSONEncoder().encode(show)
+        }
+    }
+
+    init?(kind: MediaKind, snapshot: Data) {
+        switch kind {
+        case .movie:
+            guard let movie = try? JSONDecoder().decode(Movie.self, from: snapshot) else { return nil }
+            self = .movie(movie)
+        case .show:
+            guard let show = try? JSONDecoder().decode(Show.self, from: snapshot) else { return nil }
+            self = .show(show)
+        }
+    }
+}
+
+/// What a row's title came to.
+enum MatchOutcome: Sendable, Equatable {
+    /// Found: the title, and how it was found (shown in the report).
+    case found(MatchedTitle, how: String)
+    /// Not found for sure: what came closest (perhaps nothing); the row waits for the person.
+    case unsure([TitleCandidate], reason: String)
+    /// The upstream allowance is spent for now (or the upstream refused): ask again after this wait.
+    case wait(seconds: Int, reason: String)
+}
+
+/// Finds the catalogue's film or show for an import row, and remembers every answer in
+/// `import_matches` (shared by every server and every person), so a second import of the same
+/// file asks no upstream at all.
+///
+/// Films: an IMDb id is turned into a title and year by OMDb (when a key is set); then iTunes'
+/// title search, the exact title in the same year first, then a year either way; a title without
+/// a year is taken only when exactly one film has it. The original title is tried when the
+/// title finds nothing. Shows: TVMaze's name search, the show with the row's IMDb id first, then
+/// the exact name in the year it premiered (a year either way), then a lone exact name.
+struct TitleMatcher: Sendable {
+    static let candidateLimit = 5
+    static let waitAfterRefusal = 20
+
+    let search: SearchService
+    let shows: ShowCatalog
+    let omdb: OMDbClient
+    let database: AppDatabase
+    let clock: any AppClock
+
+    /// The cache key: what the row identifies its title by.
+    static func key(_ row: ImportRow) -> String {
+        let kind = (row.kind ?? .movie).rawValue
+        if let imdb = row.imdbID, OMDbClient.isIMDbID(imdb) { return "\(kind):imdb:\(imdb)" }
+        return "\(kind):title:\(SearchQuery.fold(row.title).lowercased()):\(row.year.map(String.init) ?? "")"
+    }
+
+    func resolve(_ row: ImportRow) async throws -> MatchOutcome {
+        let key = Self.key(row)
+        if let cached = try await cached(key) { return cached }
+        let answer = row.kind == .show ? await show(row) : await movie(row)
+        switch answer {
+        case .wait: break
+        case .found(let title, let how): try await remember(key, kind: title.kind, title: title, how: how, candidates: [])
+        case .unsure(let candidates, let reason): try await remember(key, kind: row.kind ?? .movie, title: nil, how: reason, candidates: candidates)
+        }
+        return answer
+    }
+
+    /// A person's choice for a row: later rows (and imports) with the same title take it too.
+    func choose(_ row: ImportRow, title: MatchedTitle) async throws {
+        try await remember(Self.key(row), kind: title.kind, title: title, how: Self.chosen, candidates: [])
+    }
+
+    static let chosen = "chosen by you"
+
+    private func movie(_ row: ImportRow) async -> MatchOutcome {
+        var title = row.title
+        var year = row.year
+        var via = ""
+        if let imdb = row.imdbID, case .found(let details, _) = await omdb.details(imdbID: imdb) {
+            title = details.title
+            year = details.startYear ?? year
+            via = "IMDb id via OMDb, then "
+        }
+        var candidates: [TitleCandidate] = []
+        for name in [title, row.originalTitle].compactMap({ $0 }) where !name.isEmpty {
+            guard let query = try? SearchQuery(name) else { continue }
+            switch await search.films(query) {
+            case .failure(let error): return .wait(seconds: Self.waitAfterRefusal, reason: Self.waitReason(error, "iTunes"))
+            case .success(let (films, _)):
+                let found = films.map { TitleCandidate(kind: .movie, id: $0.id, title: $0.title, year: $0.year) }
+                if let pick = Self.pick(found, title: name, year: year), let film = films.first(where: { $0.id == pick.0.id }) {
+                    return .found(.movie(film), how: via + pick.how)
+                }
+                candidates += found.filter { found in !candidates.contains(found) }
+            }
+        }
+        return .unsure(Array(candidates.prefix(Self.candidateLimit)), reason: Self.noMatch(title, year, on: "iTunes"))
+    }
+
+    private func show(_ row: ImportRow) async -> MatchOutcome {
+        guard !row.title.isEmpty else { return .unsure([], reason: "The row has no name to look for.") }
+        switch await shows.find(row.title) {
+        case .failure(let error): return .wait(seconds: Self.waitAfterRefusal, reason: Self.waitReason(error, "TVMaze"))
+        case .success(let result):
+            if let imdb = row.imdbID, let show = result.shows.first(where: { $0.imdbID == imdb }) {
+                return .found(.show(show), how: "IMDb id on TVMaze")
+            }
+            let found = result.shows.map { TitleCandidate(kind: .show, id: $0.id, title: $0.name, year: $0.premieredYear) }
+            if let pick = Self.pick(found, title: row.title, year: row.year), let show = result.shows.first(where: { $0.id == pick.0.id }) {
+                return .found(.show(show), how: pick.how.replacingOccurrences(of: "iTunes", with: "TVMaze"))
+            }
+            return .unsure(Array(found.prefix(Self.candidateLimit)), reason: Self.noMatch(row.title, row.year, on: "TVMaze"))
+        }
+    }
+
+    /// The exact title (case and accents aside) in the same year, else a year either way, else the
+    /// only one with that title when the row has no year.
+    static func pick(_ found: [TitleCandidate], title: String, year: Int?) -> (TitleCandidate, how: String)? {
+        let wanted = SearchQuery.fold(title).lowercased()
+        let exact = found.filter { SearchQuery.fold($0.title).lowercased() == wanted }
+        guard let year else { return exact.count == 1 ? (exact[0], "title (the only one) on iTunes") : nil }
+        if let same = exact.first(where: { $0.year == year }) { return (same, "title and year on iTunes") }
+        if let near = exact.first(where: { $0.year.map { abs($0 - year) <= 1 } ?? false }) { return (near, "title, a year apart, on iTunes") }
+        return nil
+    }
+
+    static func noMatch(_ title: String, _ year: Int?, on upstream: String) -> String {
+        "\(upstream) has no \(upstream == "TVMaze" ? "show" : "film") called “\(title)”\(year.map { " from about \($0)" } ?? "")."
+    }
+
+    static func waitReason(_ error: UpstreamError, _ upstream: String) -> String {
+        switch error {
+        case .throttled, .rateLimited, .overShare: "Waiting for \(upstream)’s allowance of calls."
+        default: "\(upstream) did not answer properly; asking again shortly."
+        }
+    }
+
+    private func cached(_ key: String) async throws -> MatchOutcome? {
+        let row = try await database.sql.select().columns("media_kind", "how", "snapshot", "candidates").from("import_matches")
+            .where("match_key", .equal, SQLBind(key)).first()
+        guard let row else { return nil }
+        let kind = MediaKind(rawValue: try row.decode(column: "media_kind", as: String.self)) ?? .movie
+        let how = try row.decode(column: "how", as: String.self)
+        if let snapshot = try row.decode(column: "snapshot", as: String?.self) {
+            // A snapshot that no longer decodes is asked for again.
+            return MatchedTitle(kind: kind, snapshot: Data(snapshot.utf8)).map { .found($0, how: how) }
+        }
+        let candidates = try row.decode(column: "candidates", as: String?.self).flatMap {
+            try? JSONDecoder().decode([TitleCandidate].self, from: Data($0.utf8))
+        }
+        return .unsure(candidates ?? [], reason: how)
+    }
+
+    private func remember(_ key: String, kind: MediaKind, title: MatchedTitle?, how: String, candidates: [TitleCandidate]) async throws {
+        let json = candidates.isEmpty ? nil : String(decoding: try JSONEncoder().encode(candidates), as: UTF8.self)
+        let snapshot = try title.map { String(decoding: try $0.snapshot(), as: UTF8.self) }
+        let now = clock.now()
+        try await database.writeSQL { sql in
+            try await sql.insert(into: "import_matches")
+                .columns("match_key", "media_kind", "item_id", "title", "how", "snapshot", "candidates", "resolved_at")
+                .values(
+                    SQLBind(key), SQLBind(kind.rawValue), SQLBind(title.map { String($0.id) }), SQLBind(title?.name), SQLBind(how),
+                    SQLBind(snapshot), SQLBind(json), SQLBind(now)
+                )
+                .onConflict(with: ["match_key"]) { conflict in
+                    conflict.set(excludedValueOf: "media_kind").set(excludedValueOf: "item_id").set(excludedValueOf: "title")
+                        .set(excludedValueOf: "how").set(excludedValueOf: "snapshot").set(excludedValueOf: "candidates")
+                        .set(excludedValueOf: "resolved_at")
+                }
+                .run()
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import App
+
+/// Imports through faults: a server that stops, an upstream allowance spent; and the progress
+/// the page shows.
+@Suite("Import jobs: recovery and progress")
+struct ImportRecoveryTests {
+    @Test("a server that stops mid-import leaves its lease to run out; another takes the job up at the next row")
+    func resumes() async throws {
+        try await TestApp.with { app in
+            let (profile, _) = try await app.signedIn("ana")
+            let store = app.services.imports.store
+            guard
+                case .started(let job) = try await app.services.imports.start(
+                    profile: profile, data: try ImportJobTests.letterboxdZIP(), fileName: "a.zip")
+            else { return }
+            // Server A takes it, settles one row, and stops.
+            let held = try #require(try await store.claim(owner: "A"))
+            let first = try #require(try await store.pending(job: held.id, limit: 1).first)
+            try await store.settle(job: job.id, number: first.number, from: [.pending], RowSettlement(state: .queued, step: "match", reason: "test"))
+            #expect(try await store.claim(owner: "B") == nil, "held while its lease lasts")
+            app.clock.advance(ImportStore.lease + 1)
+            #expect(try await store.renew(job: job.id, owner: "A"), "A's lease lapsed, but nobody took it yet")
+            app.clock.advance(ImportStore.lease + 1)
+            let taken = try #require(try await store.claim(owner: "B"))
+            #expect(taken.pending == job.pending - 1 && taken.runStartedPending == taken.pending)
+            #expect(try await store.renew(job: job.id, owner: "A") == false, "A may not go on once B has it")
+            try await app.services.imports.run(taken, owner: "B")
+            let done = try #require(try await store.job(job.id))
+            #expect(done.state == .done && done.percent == 100 && done.processed == done.total)
+            #expect(try await store.record(job: job.id, number: first.number)?.reason == "test", "the settled row was not done again")
+        }
+    }
+
+    @Test("when iTunes refuses for its allowance, the job waits, says so, and goes on later")
+    func waitsForTheAllowance() async throws {
+        try await TestApp.with { app in
+            let (profile, _) = try await app.signedIn("ana")
+            app.upstream.fail(host: "itunes.test") { _ throws(UpstreamError) in UpstreamResponse(status: 403, body: Data()) }
+            guard
+                case .started(let job) = try await app.services.imports.start(
+                    profile: profile, data: try ImportJobTests.letterboxdZIP(), fileName: "a.zip")
+            else { return }
+            #expect(try await app.services.imports.runNext(owner: "w"))
+            let waiting = try #require(try await app.services.imports.latest(profile: profile))
+            #expect(waiting.state == .running && waiting.pending == job.pending && waiting.message == "Waiting for iTunes’s allowance of calls.")
+            #expect(try await app.services.imports.runNext(owner: "w") == false, "not before its time")
+            app.upstream.respond { url throws(UpstreamError) in try Fixtures.itunesAnswer(for: url) }
+            app.clock.advance(Double(TitleMatcher.waitAfterRefusal) + 60)
+            #expect(try await app.services.imports.runNext(owner: "w"))
+            let done = try #require(try await app.services.imports.latest(profile: profile))
+            #expect(done.state == .done && done.landed == 7 && done.message == nil)
+        }
+    }
+
+    @Test("IMDb rows: a show by its IMDb id on TVMaze, a film by its IMDb id through OMDb")
+    func imdbAndShows() async throws {
+        try await TestApp.with(configure: { $0.omdbAPIKey = Fixtures.omdbKey }) { app in
+            let (profile, _) = try await app.signedIn("ana")
+            let csv = """
+                Const,Your Rating,Date Rated,Title,URL,Title Type,IMDb Rating,Runtime (mins),Year,Genres,Num Votes,Release Date,Directors
+                tt1723816,8,2024-01-02,Girls,u,TV Series,7.3,30,2012,Comedy,1,2012-04-15,
+                tt4633694,10,2024-01-03,Spider-Man: A New Universe,u,movie,8.4,117,2018,Animation,1,2018-12-14,
+
+                """
+            let job = try await ImportJobTests.run(app, profile, Data(csv.utf8), "ratings.csv")
+            #expect(job.source == .imdb && job.landed == 2, "\(job)")
+            #expect(try await app.services.library.item(profile: profile, movieID: 139, kind: .show)?.rating == 8)
+            #expect(try await app.services.library.item(profile: profile, movieID: ImportJobTests.films.spiderVerse)?.rating == 10)
+            let report = try await app.services.imports.report(profile: profile, job: job.id)?.csv ?? ""
+            #expect(report.contains("IMDb id on TVMaze") && report.contains("IMDb id via OMDb, then title and year on iTunes"))
+        }
+    }
+
+    @Test("progress never passes 100 %, and the estimate reads as a person would say it")
+    func progress() {
+        var job = ImportJob(
+            id: UUID(), profileID: UUID(), source: .letterboxd, fileName: "x", state: .running, total: 200, pending: 150, landed: 50, queued: 0,
+            failed: 0, skipped: 0, createdAt: Date(timeIntervalSince1970: 0), updatedAt: Date(timeIntervalSince1970: 0),
+            runStartedAt: Date(timeIntervalSince1970: 0), runStartedPending: 200)
+        #expect(job.percent == 25 && job.processed == 50)
+        #expect(job.secondsLeft(at: Date(timeIntervalSince1970: 100)) == 300)
+        #expect(ImportJob.estimateText(300) == "about 5 minutes left" && ImportJob.estimateText(20) == "less than a minute left")
+        #expect(ImportJob.estimateText(3 * 3600) == "about 3 hours left")
+        job.pending = -5
+        #expect(job.percent == 100)
+        job.total = 0
+        #expect(job.percent == 100 && job.secondsLeft(at: Date()) == nil)
+    }
+}
