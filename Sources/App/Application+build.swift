@@ -77,6 +77,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         sharedPages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock)
     ).register(on: pages)
     ExportController(exports: services.exports).register(on: pages)
+    ImportController(imports: services.imports, sessions: services.sessions, clock: services.clock, renderer: renderer).register(on: pages)
     PosterController(posters: services.posters).register(on: pages)
     ShowsController(
         shows: services.shows, library: services.library, sessions: services.sessions, offers: services.offers,

@@ -8,7 +8,7 @@ struct PopcornSwirlCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "popcornswirl",
         abstract: "PopcornSwirl: movies by release year, favorites, watched list and notes.",
-        subcommands: [Serve.self, Migrate.self, CreateAdmin.self, CreateToken.self, Export.self],
+        subcommands: [Serve.self, Migrate.self, CreateAdmin.self, CreateToken.self, Import.self, Export.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -125,6 +125,36 @@ struct Export: AsyncParsableCommand {
     }
 }
 
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract:
+            "Import a Letterboxd or Trakt export ZIP, or an IMDb or Letterboxd CSV, into an account, and wait for it to finish. Rows that need a match wait on the import page."
+    )
+
+    @Option(help: "The account's username.")
+    var username: String
+
+    @Argument(help: "The export file.")
+    var file: String
+
+    func run() async throws {
+        let url = URL(fileURLWithPath: file)
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        guard size <= ImportReader.totalLimit else { throw ValidationError("\(file) is larger than \(ImportReader.totalLimit >> 20) MiB.") }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw ValidationError("Could not read \(file).") }
+        let (username, name) = (username, url.lastPathComponent)
+        let job = try await withServices { services in
+            try await services.importFile(username: username, data: data, fileName: name) { job in
+                let estimate = ImportJob.estimateText(job.secondsLeft(at: Date())).map { ", \($0)" } ?? ""
+                print("\(job.percent) % (\(job.processed) of \(job.total) rows)\(estimate)\(job.message.map { ": \($0)" } ?? "")")
+            }
+        }
+        print(
+            "\(job.state.rawValue): \(job.landed) imported, \(job.queued) need a match, \(job.failed) failed, \(job.skipped) already there or kept."
+        )
+    }
+}
+
 /// Runs `body` over the configured database (migrated), then closes everything; errors become
 /// the command's readable failure.
 func withServices<T: Sendable>(_ body: @Sendable (AppServices) async throws -> T) async throws -> T {
@@ -141,5 +171,5 @@ func withServices<T: Sendable>(_ body: @Sendable (AppServices) async throws -> T
     }
     await http.shutdown()
     await database.shutdown()
-    return try outcome.mapError { ValidationError("\($0)") }.get()
+    return try outcome.mapError { ValidationError(($0 as? ImportRefused)?.message ?? "\($0)") }.get()
 }

@@ -84,6 +84,14 @@ enum Route: String, SiteRoute {
     case exportBackup = "GET /export/backup.json"
     case exportLetterboxd = "GET /export/letterboxd.csv"
     case exportList = "GET /lists/:id/export.csv"
+    /// Imports: the page (upload, progress, Needs a match), the upload, its progress as JSON,
+    /// cancel, a queued row's resolution, and the report of an import (`:id`).
+    case imports = "GET /import"
+    case startImport = "POST /import"
+    case importProgress = "GET /import/progress"
+    case cancelImport = "POST /import/cancel"
+    case resolveImportRow = "POST /import/:id/rows"
+    case importReport = "GET /import/:id/report.csv"
 
     case shows = "GET /shows"
     case showFavorites = "GET /shows/favorites"
@@ -120,7 +128,7 @@ enum Route: String, SiteRoute {
         return switch route {
         case .home, .movies, .movie, .movieNote: .movies
         case .library, .confirmRemoveMovie, .confirmRemoveShow, .diary, .editWatch, .confirmDeleteWatch, .statistics, .lists, .customList,
-            .confirmDeleteList:
+            .confirmDeleteList, .imports:
             .library
         case .shows, .showFavorites, .show: .shows
         default: nil

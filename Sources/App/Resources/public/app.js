@@ -542,4 +542,35 @@
   document.querySelectorAll("a[data-absolute]").forEach(function (link) {
     link.textContent = link.href;
   });
+  // An import under way: its bar, counts and estimate follow the server every two seconds (the
+  // page shows the same on reload without JavaScript). When it ends, the page is loaded again
+  // for the rows that need a match. Screen readers hear the state only when it changes.
+  const progress = document.getElementById("import-progress");
+  if (progress && progress.dataset.active === "1") {
+    const bar = document.getElementById("import-bar");
+    let lastState = null;
+    const poll = function () {
+      fetch(progress.dataset.progressUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
+        .then(function (response) { return response.ok ? response.json() : null; })
+        .then(function (job) {
+          if (!job) return;
+          bar.value = Math.min(100, job.percent);
+          bar.textContent = bar.value + " %";
+          ["percent", "processed", "total", "landed", "queued", "failed", "skipped"].forEach(function (name) {
+            const field = progress.querySelector('[data-field="' + name + '"]');
+            if (field) field.textContent = String(job[name]);
+          });
+          progress.querySelector('[data-field="estimate"]').textContent = job.estimate ? ", " + job.estimate : "";
+          progress.querySelector('[data-field="message"]').textContent = job.message || "";
+          if (job.stateText !== lastState) {
+            progress.querySelector('[data-field="stateText"]').textContent = job.stateText;
+            lastState = job.stateText;
+          }
+          if (!job.isActive) { window.location.reload(); return; }
+          window.setTimeout(poll, 2000);
+        })
+        .catch(function () { window.setTimeout(poll, 5000); });
+    };
+    window.setTimeout(poll, 1000);
+  }
 })();

@@ -53,4 +53,5 @@ enum Download {
 struct ExportLinks {
     let backupURL = Route.exportBackup.path
     let letterboxdURL = Route.exportLetterboxd.path
+    let importURL = Route.imports.path
 }

@@ -27,8 +27,9 @@ public struct AppRequestContext: RequestContext {
         self.clientAddress = source.channel.remoteAddress?.ipAddress
     }
 
-    /// Pages are small forms; nothing legitimate posts more than this.
-    public var maxUploadSize: Int { BodyLimitMiddleware.maxBytes }
+    /// Pages are small forms; nothing legitimate posts more than this (an import's upload aside,
+    /// set by `BodyLimitMiddleware`).
+    public var maxUploadSize = BodyLimitMiddleware.maxBytes
 }
 
 /// Resolves the session cookie into a profile before any handler runs, and gives every browser a

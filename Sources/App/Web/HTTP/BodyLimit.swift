@@ -6,8 +6,15 @@ import NIOCore
 /// fails as soon as the bytes received pass it. Whoever reads the body answers the 413 in their own
 /// form (a page, or problem+json on the API); nothing over the limit is ever held in memory.
 struct BodyLimitMiddleware: RouterMiddleware {
-    /// The one limit: page forms, the console's image uploads (48 KB) and API JSON all fit.
+    /// The limit: page forms, the console's image uploads (48 KB) and API JSON all fit.
     static var maxBytes: Int { 64 * 1024 }
+    /// An import's upload (an export ZIP or CSV), the one exception.
+    static var importMaxBytes: Int { 32 << 20 }
+
+    /// The limit for this request: the import upload's, or everyone else's.
+    static func limit(_ request: Request) -> Int {
+        request.method == .post && Route.startImport.matches(Substring(request.uri.path)) ? importMaxBytes : maxBytes
+    }
 
     func handle(
         _ request: Request, context: AppRequestContext,
@@ -17,14 +24,18 @@ struct BodyLimitMiddleware: RouterMiddleware {
         // No body announced (most GETs): nothing to wrap.
         guard declared != 0, declared != nil || request.headers[.transferEncoding] != nil else { return try await next(request, context) }
         var request = request
-        request.body = RequestBody(asyncSequence: LimitedBody(base: request.body, limit: Self.maxBytes, declared: declared))
+        var context = context
+        context.maxUploadSize = Self.limit(request)
+        request.body = RequestBody(asyncSequence: LimitedBody(base: request.body, limit: context.maxUploadSize, declared: declared))
         var response = try await next(request, context)
         if response.status == .contentTooLarge { response.headers[.connection] = "close" }
         return response
     }
 
-    static var tooLarge: HTTPError {
-        HTTPError(.contentTooLarge, message: "The request body is larger than \(maxBytes / 1024) KB, so nothing was read or saved.")
+    static var tooLarge: HTTPError { tooLarge(maxBytes) }
+
+    static func tooLarge(_ limit: Int) -> HTTPError {
+        HTTPError(.contentTooLarge, message: "The request body is larger than \(limit / 1024) KB, so nothing was read or saved.")
     }
 }
 
@@ -42,10 +53,10 @@ struct LimitedBody: AsyncSequence, Sendable {
         var received = 0
 
         mutating func next() async throws -> ByteBuffer? {
-            if let declared, declared > limit { throw BodyLimitMiddleware.tooLarge }
+            if let declared, declared > limit { throw BodyLimitMiddleware.tooLarge(limit) }
             guard let buffer = try await base.next() else { return nil }
             received += buffer.readableBytes
-            if received > limit { throw BodyLimitMiddleware.tooLarge }
+            if received > limit { throw BodyLimitMiddleware.tooLarge(limit) }
             return buffer
         }
     }

@@ -23,7 +23,8 @@ enum FormInput {
             return try await request.collectBody(upTo: context.maxUploadSize)
         } catch let error where error is NIOTooManyBytesError || (error as? HTTPError)?.status == .contentTooLarge {
             // Past the context's limit, or past `BodyLimitMiddleware`'s as the body streamed in (the same 64 KiB).
-            throw HTTPError(.contentTooLarge, message: "The form is larger than \(context.maxUploadSize / 1024) KB, so nothing was saved.")
+            let limit = context.maxUploadSize >= 1 << 20 ? "\(context.maxUploadSize >> 20) MiB" : "\(context.maxUploadSize / 1024) KB"
+            throw HTTPError(.contentTooLarge, message: "The form is larger than \(limit), so nothing was saved.")
         }
     }
 

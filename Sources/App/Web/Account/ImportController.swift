@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+
+/// The import page and its forms. Anyone with lists (visitor or account) imports into their own;
+/// every row, job and report is looked up with the person's profile, so another person's is a 404.
+struct ImportController {
+    let imports: ImportService
+    let sessions: SessionService
+    let clock: any AppClock
+    let renderer: PageRenderer
+
+    func register(on router: RouterGroup<AppRequestContext>) {
+        router.on(Route.imports) { request, context in try await page(request, context) }
+        router.on(Route.startImport) { request, context in try await upload(request, context) }
+        router.on(Route.importProgress) { _, context in
+            guard let profile = context.profileID, let job = try await imports.latest(profile: profile) else {
+                return try JSONAnswer.error(.notFound, "You have no import.")
+            }
+            var response = try JSONAnswer.ok(ImportProgressView(job, now: clock.now()))
+            response.headers[.cacheControl] = "no-store"
+            return response
+        }
+        router.on(Route.cancelImport) { _, context in
+            var cancelled = false
+            if let profile = context.profileID { cancelled = try await imports.cancel(profile: profile) }
+            return .redirect(to: Route.imports.link(query: ["done": cancelled ? "cancelled" : nil]), type: .normal)
+        }
+        router.on(Route.resolveImportRow) { request, context in try await resolve(request, context) }
+        router.on(Route.importReport) { _, context in
+            guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw), let profile = context.profileID,
+                let report = try await imports.report(profile: profile, job: id)
+            else { throw HTTPError(.notFound, message: "There is no such import of yours.") }
+            let day = report.job.createdAt.formatted(DiaryService.dayFormat)
+            return Download.response(Data(report.csv.utf8), type: Download.csv, name: "popcornswirl-import-report-\(day).csv")
+        }
+    }
+
+    struct PageQuery: Decodable {
+        var page: Int?
+        var row: Int?
+        var q: String?
+        var done: String?
+    }
+
+    func page(_ request: Request, _ context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let query = (try? FormInput.decodeQuery(PageQuery.self, request)) ?? PageQuery()
+        guard let profile = context.profileID, let job = try await imports.latest(profile: profile) else {
+            return try renderer.response(
+                ImportPage(job: nil, now: clock.now(), queue: [], queuePage: 1, searched: nil, problems: [], notice: nil, error: error),
+                status: status)
+        }
+        let pageNumber = max(1, min(query.page ?? 1, 10_000))
+        let queue = try await imports.queue(profile: profile, job: job, page: pageNumber)
+        var searched: (row: Int, query: String, found: [TitleCandidate])?
+        if let row = query.row, let text = query.q, queue.contains(where: { $0.number == row }) {
+            searched = (row, String(text.prefix(SearchQuery.maxLength)), await imports.candidates(for: text))
+        }
+        let problems = try await imports.problems(profile: profile, job: job, limit: ImportPage.problemLimit)
+        let view = ImportPage(
+            job: job, now: clock.now(), queue: queue, queuePage: pageNumber, searched: searched, problems: problems,
+            notice: Self.notice(query.done), error: error)
+        return try renderer.response(view, status: status)
+    }
+
+    static func notice(_ done: String?) -> String? {
+        switch done {
+        case "started": "Your file was read. The import runs on its own: you can leave this page and come back."
+        case "cancelled": "The import was cancelled. What it had imported stays; the rest was not imported."
+        case "matched": "The row was imported."
+        case "kept": "The row was kept as it is."
+        default: nil
+        }
+    }
+
+    func upload(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let form = try await MultipartForm.read(request, context)
+        guard let file = form.files["file"], !file.data.isEmpty else {
+            return try await page(request, context, error: "Choose the export file to import.", status: .badRequest)
+        }
+        let (profile, cookie) = try await SessionCookie.profileForWrite(context, sessions)
+        var response: Response
+        do {
+            switch try await imports.start(profile: profile, data: file.data, fileName: file.filename) {
+            case .started: response = .redirect(to: Route.imports.link(query: ["done": "started"]), type: .normal)
+            case .busy:
+                return try await page(
+                    request, context, error: "Your earlier import is still running: wait for it to finish, or cancel it first.", status: .conflict)
+            }
+        } catch let refused as ImportRefused {
+            var context = context
+            context.profileID = profile
+            response = try await page(request, context, error: refused.message, status: .unprocessableContent)
+        }
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    struct ResolveForm: Decodable {
+        var row: Int
+        var choice: String?
+    }
+
+    func resolve(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        guard let raw = context.parameters.get("id"), let job = UUID(uuidString: raw), let profile = context.profileID else {
+            throw HTTPError(.notFound, message: "There is no such import of yours.")
+        }
+        let form = try await FormInput.decode(ResolveForm.self, request, context)
+        let outcome: ImportService.Resolved
+        let choice = form.choice ?? ""
+        if choice == "keep" {
+            outcome = try await imports.keep(profile: profile, job: job, number: form.row)
+        } else {
+            let parts = choice.split(separator: ":")
+            guard parts.count == 2, let kind = MediaKind(rawValue: String(parts[0])), let id = Int(parts[1]) else {
+                return try await page(request, context, error: "Choose a title for the row, or keep it as it is.", status: .badRequest)
+            }
+            outcome = try await imports.choose(profile: profile, job: job, number: form.row, kind: kind, id: id)
+        }
+        switch outcome {
+        case .done(let state):
+            let done = state == .kept ? "kept" : "matched"
+            return .redirect(to: Route.imports.link(query: ["done": done]) + "#needs-a-match", type: .normal)
+        case .notWaiting: throw HTTPError(.notFound, message: "That row of your import is not waiting for a match (any more).")
+        case .titleNotFound:
+            return try await page(request, context, error: "That title is not in the catalogue (any more): search again.", status: .notFound)
+        case .unavailable: return try await page(request, context, error: ErrorTexts.fetchFailed, status: .serviceUnavailable)
+        }
+    }
+}
