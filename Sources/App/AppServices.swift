@@ -95,7 +95,8 @@ public struct AppServices: Sendable {
         let importStore = ImportStore(database: database, clock: clock)
         imports = ImportService(
             store: importStore, matcher: TitleMatcher(search: search, shows: shows, omdb: omdb, database: database, clock: clock),
-            landing: ImportLanding(library: library, diary: diary, lists: customLists, store: importStore), titles: titles, logger: logger)
+            landing: ImportLanding(library: library, diary: diary, lists: customLists, store: importStore), titles: titles,
+            restore: BackupRestore(database: database, versions: library.versions, history: SearchHistoryStore(database: database)), logger: logger)
         sessions = SessionService(
             database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400, newVisitorsPerHour: config.newVisitorsPerHour
         )

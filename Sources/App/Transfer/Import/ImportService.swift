@@ -13,6 +13,7 @@ public struct ImportService: Sendable {
     let matcher: TitleMatcher
     let landing: ImportLanding
     let titles: TitleLookup
+    let restore: BackupRestore
     let logger: Logger
 
     public enum Started: Sendable, Equatable {
@@ -32,10 +33,17 @@ public struct ImportService: Sendable {
             let source = try await ImportReader.read(data, named: name) { read in
                 next = try await store.append(job: job, rows: read.rows, problems: read.problems, from: next)
             }
-            guard source != .popcornswirl else {
-                throw ImportRefused(message: "Restore a PopcornSwirl backup from the account page’s “Restore a backup”.")
-            }
             try await store.setSource(job: job, source)
+            if source == .popcornswirl {
+                let backup: Backup
+                do { backup = try Backup.decoder.decode(Backup.self, from: data) } catch {
+                    throw ImportRefused(
+                        message: "The backup could not be read: it is damaged or incomplete. Download it again and upload the new file.")
+                }
+                let counts = try await restore.restore(backup, profile: profile)
+                try await store.complete(job: job, landed: counts.added, skipped: counts.present)
+                return .started(try await store.job(job)!)
+            }
             guard next > 1 else { throw ImportRefused(message: "The file holds no rows to import.") }
             try await store.queue(job: job)
         } catch {

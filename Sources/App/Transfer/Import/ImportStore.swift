@@ -210,6 +210,18 @@ struct ImportStore: Sendable {
 }
 
 extension ImportStore {
+    /// A job done in one go (a backup restored): its counts, done.
+    func complete(job: UUID, landed: Int, skipped: Int) async throws {
+        let now = clock.now()
+        try await database.writeSQL { sql in
+            try await sql.update("import_jobs").set("state", to: SQLBind(ImportJob.State.done.rawValue)).set(
+                "total_rows", to: SQLBind(landed + skipped)
+            )
+            .set("landed_rows", to: SQLBind(landed)).set("skipped_rows", to: SQLBind(skipped)).set("finished_at", to: SQLBind(now))
+            .set("updated_at", to: SQLBind(now)).where("id", .equal, SQLBind(job)).run()
+        }
+    }
+
     /// The upload's source, once its bytes have told it.
     func setSource(job: UUID, _ source: ImportSource) async throws {
         try await database.writeSQL { sql in
