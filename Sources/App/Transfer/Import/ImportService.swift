@@ -38,7 +38,7 @@ public struct ImportService: Sendable {
                 let backup: Backup
                 do { backup = try Backup.decoder.decode(Backup.self, from: data) } catch {
                     throw ImportRefused(
-                        message: "The backup could not be read: it is damaged or incomplete. Download it again and upload the new file.")
+                        message: "The backup could not be read: it is damaged or incomplete. Export it again and upload the new file.")
                 }
                 let counts = try await restore.restore(backup, profile: profile)
                 try await store.complete(job: job, landed: counts.added, skipped: counts.present)
