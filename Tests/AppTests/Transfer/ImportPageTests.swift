@@ -58,13 +58,26 @@ struct ImportPageTests {
                 #expect(try await client.get("/import/progress", cookie: other).status == .notFound)
 
                 let chosen = try await client.postForm("/import/\(job.id)/rows", [("row", "\(row)"), ("choice", "movie:284910350")], cookie: cookie)
-                #expect(chosen.status == .seeOther && chosen.headers[.location] == "/import?done=matched#needs-a-match")
+                #expect(chosen.status == .seeOther && chosen.headers[.location] == "/import?done=matched", "no row left to go back to")
                 let after = try await client.get("/import?done=matched", cookie: cookie)
                 #expect(after.text.contains("The row was imported.") && !after.text.contains("Needs a match</h2>"))
                 let spider = try await app.services.diary.watches(profile: profile, kind: .movie, itemID: "284910350")
                 #expect(spider.map(\.day) == ["2024-02-28"] && spider.first?.rating == 6)
                 let again = try await client.postForm("/import/\(job.id)/rows", [("row", "\(row)"), ("choice", "keep")], cookie: cookie)
                 #expect(again.status == .notFound, "no longer waiting")
+
+                // A row kept as it is stays on the page with what it said.
+                let (thirdProfile, third) = try await app.signedIn("cy")
+                let elsewhere = "Date,Name,Year,Letterboxd URI,Rating,Rewatch,Tags,Watched Date\n2024-03-01,Elsewhere,1999,u,3.5,,,2024-02-28\n"
+                _ = try await Self.upload(client, Data(elsewhere.utf8), name: "diary.csv", cookie: third)
+                let theirs = try #require(try await app.services.imports.latest(profile: thirdProfile))
+                _ = try await app.services.imports.drain(job: theirs.id, owner: "test", progress: { _ in })
+                let keep = try await client.postForm("/import/\(theirs.id)/rows", [("row", "1"), ("choice", "keep")], cookie: third)
+                #expect(keep.headers[.location] == "/import?done=kept")
+                let keptPage = try await client.get("/import", cookie: third).text
+                #expect(
+                    keptPage.contains("Kept without a catalogue title")
+                        && keptPage.contains("<strong>Elsewhere</strong> (1999), rated 3½ stars, watched 2024-02-28."))
 
                 let report = try await client.get("/import/\(job.id)/report.csv", cookie: cookie)
                 #expect(report.status == .ok && report.headers[.contentType] == "text/csv; charset=utf-8")

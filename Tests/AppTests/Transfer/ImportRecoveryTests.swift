@@ -55,7 +55,7 @@ struct ImportRecoveryTests {
         }
     }
 
-    @Test("IMDb rows: a show by its IMDb id on TVMaze, a film by its IMDb id through OMDb")
+    @Test("IMDb rows: a show by its IMDb id on TVMaze, a film by its IMDb id through OMDb, one iTunes lacks kept by its IMDb id")
     func imdbAndShows() async throws {
         try await TestApp.with(configure: { $0.omdbAPIKey = Fixtures.omdbKey }) { app in
             let (profile, _) = try await app.signedIn("ana")
@@ -63,10 +63,14 @@ struct ImportRecoveryTests {
                 Const,Your Rating,Date Rated,Title,URL,Title Type,IMDb Rating,Runtime (mins),Year,Genres,Num Votes,Release Date,Directors
                 tt1723816,8,2024-01-02,Girls,u,TV Series,7.3,30,2012,Comedy,1,2012-04-15,
                 tt4633694,10,2024-01-03,Spider-Man: A New Universe,u,movie,8.4,117,2018,Animation,1,2018-12-14,
+                tt0133093,9,2024-01-04,Matrix,u,movie,8.7,136,1999,Action,1,1999-03-31,
 
                 """
             let job = try await ImportJobTests.run(app, profile, Data(csv.utf8), "ratings.csv")
-            #expect(job.source == .imdb && job.landed == 2, "\(job)")
+            #expect(job.source == .imdb && job.landed == 2 && job.skipped == 1 && job.queued == 0, "\(job)")
+            let kept = try #require(try await app.services.imports.store.records(job: job.id, states: [.kept], limit: 5).first)
+            #expect(kept.row.imdbID == "tt0133093" && kept.row.rating == 9, "kept with what the row says")
+            #expect(kept.reason == "Not on iTunes: kept with its IMDb id tt0133093, as OMDb knows it: “The Matrix” (1999).")
             #expect(try await app.services.library.item(profile: profile, movieID: 139, kind: .show)?.rating == 8)
             #expect(try await app.services.library.item(profile: profile, movieID: ImportJobTests.films.spiderVerse)?.rating == 10)
             let report = try await app.services.imports.report(profile: profile, job: job.id)?.csv ?? ""

@@ -26,6 +26,12 @@ extension ImportService {
         return try await store.records(job: job.id, states: [.failed], limit: limit)
     }
 
+    /// Rows kept without a title from the catalogue, the first `limit`.
+    public func kept(profile: UUID, job: ImportJob, limit: Int) async throws -> [ImportRowRecord] {
+        guard job.profileID == profile else { return [] }
+        return try await store.records(job: job.id, states: [.kept], limit: limit)
+    }
+
     public func row(profile: UUID, job: UUID, number: Int) async throws -> (ImportJob, ImportRowRecord)? {
         guard let found = try await store.job(job), found.profileID == profile, let record = try await store.record(job: job, number: number) else {
             return nil

@@ -95,6 +95,10 @@ public struct ImportService: Sendable {
                     try await store.settle(
                         job: job.id, number: number, from: [.pending],
                         RowSettlement(state: .queued, step: "match", reason: reason, candidates: candidates))
+                case .notInCatalogue(let reason):
+                    try await store.settle(
+                        job: job.id, number: number, from: [.pending],
+                        RowSettlement(state: .kept, step: "match", reason: reason, how: "IMDb id via OMDb"))
                 case .found(let title, let how):
                     let settlement = await landing.land(row, as: title, how: how, job: job, number: number)
                     try await store.settle(job: job.id, number: number, from: [.pending], settlement)

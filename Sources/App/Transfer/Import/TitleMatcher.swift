@@ -60,6 +60,9 @@ enum MatchOutcome: Sendable, Equatable {
     case found(MatchedTitle, how: String)
     /// Not found for sure: what came closest (perhaps nothing); the row waits for the person.
     case unsure([TitleCandidate], reason: String)
+    /// A film OMDb knows by the row's IMDb id that iTunes does not have: kept with its IMDb id and
+    /// what OMDb says of it, not queued.
+    case notInCatalogue(reason: String)
     /// The upstream allowance is spent for now (or the upstream refused): ask again after this wait.
     case wait(seconds: Int, reason: String)
 }
@@ -98,6 +101,7 @@ struct TitleMatcher: Sendable {
         case .wait: break
         case .found(let title, let how): try await remember(key, kind: title.kind, title: title, how: how, candidates: [])
         case .unsure(let candidates, let reason): try await remember(key, kind: row.kind ?? .movie, title: nil, how: reason, candidates: candidates)
+        case .notInCatalogue(let reason): try await remember(key, kind: .movie, title: nil, how: Self.notInCatalogue + reason, candidates: [])
         }
         return answer
     }
@@ -108,6 +112,8 @@ struct TitleMatcher: Sendable {
     }
 
     static let chosen = "chosen by you"
+    /// Marks a kept resolution in `import_matches.how`.
+    static let notInCatalogue = "not in the catalogue: "
 
     private func movie(_ row: ImportRow) async -> MatchOutcome {
         var title = row.title
@@ -130,6 +136,10 @@ struct TitleMatcher: Sendable {
                 }
                 candidates += found.filter { found in !candidates.contains(found) }
             }
+        }
+        if !via.isEmpty, let imdb = row.imdbID {
+            return .notInCatalogue(
+                reason: "Not on iTunes: kept with its IMDb id \(imdb), as OMDb knows it: “\(title)”\(year.map { " (\($0))" } ?? "").")
         }
         return .unsure(Array(candidates.prefix(Self.candidateLimit)), reason: Self.noMatch(title, year, on: "iTunes"))
     }
@@ -185,6 +195,7 @@ struct TitleMatcher: Sendable {
         let candidates = try row.decode(column: "candidates", as: String?.self).flatMap {
             try? JSONDecoder().decode([TitleCandidate].self, from: Data($0.utf8))
         }
+        if how.hasPrefix(Self.notInCatalogue) { return .notInCatalogue(reason: String(how.dropFirst(Self.notInCatalogue.count))) }
         return .unsure(candidates ?? [], reason: how)
     }
 

@@ -46,7 +46,7 @@ struct ImportController {
         let query = (try? FormInput.decodeQuery(PageQuery.self, request)) ?? PageQuery()
         guard let profile = context.profileID, let job = try await imports.latest(profile: profile) else {
             return try renderer.response(
-                ImportPage(job: nil, now: clock.now(), queue: [], queuePage: 1, searched: nil, problems: [], notice: nil, error: error),
+                ImportPage(job: nil, now: clock.now(), queue: [], queuePage: 1, searched: nil, problems: [], kept: [], notice: nil, error: error),
                 status: status)
         }
         let pageNumber = max(1, min(query.page ?? 1, 10_000))
@@ -56,8 +56,9 @@ struct ImportController {
             searched = (row, String(text.prefix(SearchQuery.maxLength)), await imports.candidates(for: text))
         }
         let problems = try await imports.problems(profile: profile, job: job, limit: ImportPage.problemLimit)
+        let kept = try await imports.kept(profile: profile, job: job, limit: ImportPage.problemLimit)
         let view = ImportPage(
-            job: job, now: clock.now(), queue: queue, queuePage: pageNumber, searched: searched, problems: problems,
+            job: job, now: clock.now(), queue: queue, queuePage: pageNumber, searched: searched, problems: problems, kept: kept,
             notice: Self.notice(query.done), error: error)
         return try renderer.response(view, status: status)
     }
@@ -118,8 +119,10 @@ struct ImportController {
         }
         switch outcome {
         case .done(let state):
+            // Back to the rows still waiting, or to the top (the notice) when none is left.
+            let waiting = try await imports.latest(profile: profile).map { $0.id == job && $0.queued > 0 } ?? false
             let done = state == .kept ? "kept" : "matched"
-            return .redirect(to: Route.imports.link(query: ["done": done]) + "#needs-a-match", type: .normal)
+            return .redirect(to: Route.imports.link(query: ["done": done]) + (waiting ? "#needs-a-match" : ""), type: .normal)
         case .notWaiting: throw HTTPError(.notFound, message: "That row of your import is not waiting for a match (any more).")
         case .titleNotFound:
             return try await page(request, context, error: "That title is not in the catalogue (any more): search again.", status: .notFound)

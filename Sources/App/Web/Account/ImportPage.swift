@@ -19,11 +19,14 @@ struct ImportPage: Page {
     let queuePages: QueuePages?
     let problems: [ProblemView]
     let hasProblems: Bool
+    /// Rows kept without a catalogue title: what they say stays with the import.
+    let kept: [ProblemView]
+    let hasKept: Bool
     let exportLinks = ExportLinks()
 
     init(
         job: ImportJob?, now: Date, queue: [ImportRowRecord], queuePage: Int, searched: (row: Int, query: String, found: [TitleCandidate])?,
-        problems: [ImportRowRecord], notice: String?, error: String?
+        problems: [ImportRowRecord], kept: [ImportRowRecord], notice: String?, error: String?
     ) {
         self.notice = notice
         self.error = error
@@ -37,6 +40,8 @@ struct ImportPage: Page {
         queuePages = pages > 1 ? QueuePages(page: queuePage, count: pages) : nil
         self.problems = problems.map(ProblemView.init)
         hasProblems = !problems.isEmpty
+        self.kept = kept.map(ProblemView.init)
+        hasKept = !kept.isEmpty
     }
 
     struct QueuePages {
@@ -52,11 +57,17 @@ struct ImportPage: Page {
         let title: String
         let step: String
         let reason: String
+        let year: Int?
+        let rating: String?
+        let watchedOn: String?
 
         init(_ record: ImportRowRecord) {
             file = record.file
             line = record.line
             title = record.row.title
+            year = record.row.year
+            rating = record.row.rating.map(Rating.words)
+            watchedOn = record.row.watchedOn
             step = record.step ?? ""
             reason = record.reason ?? ""
         }
