@@ -49,6 +49,15 @@ struct BackupRestoreTests {
                 }
                 #expect(again.landed == 0 && again.skipped == facts)
                 #expect(Self.content(try await app.services.exports.backup(profile: profile)) == Self.content(original))
+
+                // Into the account it came from (whose times are finer than the file's milliseconds): nothing doubles.
+                let source = try #require(try await app.profile(cookie))
+                guard
+                    case .started(let home) = try await app.services.imports.start(
+                        profile: source, data: try Backup.encoder.encode(original), fileName: "backup.json")
+                else { return }
+                #expect(home.landed == 0 && home.skipped == facts)
+                #expect(try await app.services.exports.backup(profile: source).watches.count == original.watches.count)
             }
         }
     }

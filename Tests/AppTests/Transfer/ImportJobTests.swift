@@ -90,12 +90,12 @@ struct ImportJobTests {
             #expect(problems.first?.reason == "“7” is not a rating from ½ to 5 stars.")
 
             // The report names every row: what became of it, and how its title was found.
-            let report = try #require(try await app.services.imports.report(profile: profile, job: job.id)).csv
+            let report = try await #require(try await app.services.imports.report(profile: profile, job: job.id)).csv()
             #expect(report.hasPrefix("Row,File,Line,Title,Year,Result,Step,Why,Matched as,Kind,Id,Found by\r\n"))
             #expect(report.split(separator: "\r\n").count == 10)
             #expect(report.contains("diary.csv,2,Midsommar,2019,landed,match,,Midsommar,movie,1476006349,title and year on iTunes"))
             #expect(report.contains("diary.csv,5,,,failed,read,“7” is not a rating from ½ to 5 stars."))
-            #expect(try await app.services.imports.report(profile: UUID(), job: job.id) == nil, "another person's report is nobody's")
+            #expect(try await app.services.imports.report(profile: UUID(), job: job.id)?.job == nil, "another person's report is nobody's")
         }
     }
 
@@ -133,8 +133,13 @@ struct ImportJobTests {
 
             let again = try await Self.run(app, profile, try Self.letterboxdZIP(), "export.zip")
             #expect(again.queued == 0 && again.skipped == 8, "the choice is taken for the same title")
-            let chosen = try await app.services.imports.report(profile: profile, job: again.id)?.csv ?? ""
+            let chosen = try await app.services.imports.report(profile: profile, job: again.id)?.csv() ?? ""
             #expect(chosen.contains("Nowhere Film,1999,skipped,match,Already in your lists.,Last Year's Hit,movie,2001,chosen by you"))
+
+            // A choice is the chooser's: another person's import of the same file still asks them.
+            let (third, _) = try await app.signedIn("cy")
+            let cysImport = try await Self.run(app, third, try Self.letterboxdZIP(), "export.zip")
+            #expect(cysImport.queued == 1 && cysImport.landed == 7, "another person's choice decides nothing for them")
 
             // A fresh person keeps theirs as it is.
             let (other, _) = try await app.signedIn("bo")

@@ -81,8 +81,11 @@ struct ImportParserTests {
             1,tt0113277,2020-01-01,2020-01-01,,Heat,https://www.imdb.com/title/tt0113277/,movie,8.3,170,1995,"Crime, Drama",700000,1995-12-15,Michael Mann
             2,tt0306414,2020-01-01,2020-01-01,,The Wire,https://www.imdb.com/title/tt0306414/,tvSeries,9.3,59,2002
             """
-        let list = try IMDbFile.read(Data(old.utf8), named: "watchlist.csv")
-        #expect(list.rows.map(\.kind) == [.movie, .show] && list.rows.map(\.listPosition) == [1, 2] && list.rows[0].rating == nil)
+        let watchlist = try IMDbFile.read(Data(old.utf8), named: "WATCHLIST.csv")
+        #expect(watchlist.rows.map(\.kind) == [.movie, .show] && watchlist.rows.allSatisfy { $0.watchlist && $0.list == nil })
+        #expect(watchlist.rows[0].rating == nil)
+        let list = try IMDbFile.read(Data(old.utf8), named: "imdb/Crime nights.csv")
+        #expect(list.rows.map(\.list) == ["Crime nights", "Crime nights"] && list.rows.map(\.listPosition) == [1, 2] && !list.rows[0].watchlist)
     }
 
     @Test("a file that is not one of these is refused whole, saying why")

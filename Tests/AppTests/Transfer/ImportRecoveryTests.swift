@@ -19,8 +19,13 @@ struct ImportRecoveryTests {
             // Server A takes it, settles one row, and stops.
             let held = try #require(try await store.claim(owner: "A"))
             let first = try #require(try await store.pending(job: held.id, limit: 1).first)
-            try await store.settle(job: job.id, number: first.number, from: [.pending], RowSettlement(state: .queued, step: "match", reason: "test"))
+            try await store.settle(job: job.id, number: first.number, from: .pending, RowSettlement(state: .queued, step: "match", reason: "test"))
             #expect(try await store.claim(owner: "B") == nil, "held while its lease lasts")
+            let twice = try await store.settle(
+                job: job.id, number: first.number, from: .pending, RowSettlement(state: .failed, step: "match", reason: "second"))
+            #expect(!twice, "a row settled once is not settled again")
+            let counted = try #require(try await store.job(job.id))
+            #expect(counted.pending == job.pending - 1 && counted.queued == 1 && counted.failed == job.failed, "the counts moved once")
             app.clock.advance(ImportStore.lease + 1)
             #expect(try await store.renew(job: job.id, owner: "A"), "A's lease lapsed, but nobody took it yet")
             app.clock.advance(ImportStore.lease + 1)
@@ -73,9 +78,34 @@ struct ImportRecoveryTests {
             #expect(kept.reason == "Not on iTunes: kept with its IMDb id tt0133093, as OMDb knows it: “The Matrix” (1999).")
             #expect(try await app.services.library.item(profile: profile, movieID: 139, kind: .show)?.rating == 8)
             #expect(try await app.services.library.item(profile: profile, movieID: ImportJobTests.films.spiderVerse)?.rating == 10)
-            let report = try await app.services.imports.report(profile: profile, job: job.id)?.csv ?? ""
+            let report = try await app.services.imports.report(profile: profile, job: job.id)?.csv() ?? ""
             #expect(report.contains("IMDb id on TVMaze") && report.contains("IMDb id via OMDb, then title and year on iTunes"))
         }
+    }
+
+    @Test("an iTunes answer about one title (a 400, a body that is not JSON) queues that row; the job goes on")
+    func titleRefusals() async throws {
+        try await TestApp.with { app in
+            let (profile, _) = try await app.signedIn("ana")
+            app.upstream.fail(host: "itunes.test") { url throws(UpstreamError) in
+                if url.query?.contains("Midsommar") == true { return UpstreamResponse(status: 400, body: Data("{}".utf8)) }
+                return try Fixtures.itunesAnswer(for: url)
+            }
+            let job = try await ImportJobTests.run(app, profile, try ImportJobTests.letterboxdZIP(), "a.zip")
+            #expect(job.state == .done && job.queued == 1 + 3, "the three Midsommar rows wait for a person, with the unknown film")
+            let waiting = try await app.services.imports.queue(profile: profile, job: job, page: 1)
+            #expect(waiting.contains { $0.reason == "iTunes refused the search for this title (status 400)." })
+        }
+    }
+
+    @Test("a ZIP member's long path is kept as its folder and name; texts are held to their limits")
+    func bounded() {
+        var row = ImportRow(file: String(repeating: "deep/", count: 5000) + "lists/diary.csv", line: 2, title: String(repeating: "T", count: 9000))
+        row.imdbID = "tt123; DROP"
+        row.tags = Array(repeating: String(repeating: "x", count: 500), count: 80)
+        let kept = row.bounded()
+        #expect(kept.file == "lists/diary.csv" && kept.title.count == 500 && kept.imdbID == nil)
+        #expect(kept.tags.count == 50 && kept.tags.allSatisfy { $0.count == 100 })
     }
 
     @Test("progress never passes 100 %, and the estimate reads as a person would say it")

@@ -553,7 +553,8 @@
       fetch(progress.dataset.progressUrl, { headers: { Accept: "application/json" }, credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (job) {
-          if (!job) return;
+          // A failed answer (a restart, a deploy) is asked again a little later.
+          if (!job) { window.setTimeout(poll, 5000); return; }
           bar.value = Math.min(100, job.percent);
           bar.textContent = bar.value + " %";
           ["percent", "processed", "total", "landed", "queued", "failed", "skipped"].forEach(function (name) {

@@ -54,6 +54,9 @@ struct BackupRestore: Sendable {
         return counts
     }
 
+    static func rating(_ value: Int?) -> Int? { value.flatMap { Rating.range.contains($0) ? $0 : nil } }
+    static func note(_ text: String?) -> String? { text.map { String($0.prefix(LibraryService.noteLimit)) } }
+
     private static func titles(_ titles: [Backup.Title], profile: UUID, on sql: any SQLDatabase) async throws -> Int {
         var added = 0
         for title in titles {
@@ -65,6 +68,8 @@ struct BackupRestore: Sendable {
             } else {
                 continue
             }
+            // A title is saved under the id of its saved copy, whatever else the file says.
+            guard title.id == String(title.movie?.id ?? title.show?.id ?? -1) else { continue }
             let existing = try await sql.select().columns("favorite", "watched", "note", "rating").from(LibraryEntryModel.schema)
                 .where("profile_id", .equal, SQLBind(profile)).where("media_kind", .equal, SQLBind(title.kind.rawValue))
                 .where("item_id", .equal, SQLBind(title.id)).first()
@@ -74,7 +79,7 @@ struct BackupRestore: Sendable {
                     """
                     UPDATE library_entries SET favorite = \(bind: try existing.decode(column: "favorite", as: Bool.self) || title.favorite),
                     watched = \(bind: try existing.decode(column: "watched", as: Bool.self) || title.watched),
-                    note = COALESCE(note, \(bind: title.note)), rating = COALESCE(rating, \(bind: title.rating))
+                    note = COALESCE(note, \(bind: Self.note(title.note))), rating = COALESCE(rating, \(bind: Self.rating(title.rating)))
                     WHERE profile_id = \(bind: profile) AND media_kind = \(bind: title.kind.rawValue) AND item_id = \(bind: title.id)
                     """
                 ).run()
@@ -86,9 +91,10 @@ struct BackupRestore: Sendable {
                     "rating", "snapshot", "created_at", "updated_at"
                 )
                 .values(
-                    SQLBind(UUID()), SQLBind(profile), SQLBind(title.kind.rawValue), SQLBind(title.id), SQLBind(title.title), SQLBind(title.genre),
-                    SQLBind(title.releaseDate), SQLBind(title.artworkURL), SQLBind(title.favorite), SQLBind(title.watched), SQLBind(title.note),
-                    SQLBind(title.rating), SQLBind(snapshot), SQLBind(title.addedAt), SQLBind(title.changedAt)
+                    SQLBind(UUID()), SQLBind(profile), SQLBind(title.kind.rawValue), SQLBind(title.id), SQLBind(String(title.title.prefix(500))),
+                    SQLBind(title.genre), SQLBind(title.releaseDate), SQLBind(title.artworkURL), SQLBind(title.favorite), SQLBind(title.watched),
+                    SQLBind(Self.note(title.note)), SQLBind(Self.rating(title.rating)), SQLBind(snapshot), SQLBind(title.addedAt),
+                    SQLBind(title.changedAt)
                 ).run()
             added += 1
         }
@@ -116,9 +122,14 @@ struct BackupRestore: Sendable {
     /// The list of that name (made as it was when there is none), and its items not in it yet, after the rest.
     private static func list(_ list: Backup.List, profile: UUID, on sql: any SQLDatabase) async throws -> Int {
         var added = 0
+        let name = String(list.name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(CustomListError.nameLimit))
+        guard !name.isEmpty else { return 0 }
         var id = try await sql.select().column("id").from("custom_lists").where("profile_id", .equal, SQLBind(profile))
-            .where("name", .equal, SQLBind(list.name)).first(decodingColumn: "id", as: UUID.self)
-        if id == nil {
+            .where("name", .equal, SQLBind(name)).first(decodingColumn: "id", as: UUID.self)
+        let lists =
+            try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("custom_lists")
+            .where("profile_id", .equal, SQLBind(profile)).first(decodingColumn: "n", as: Int.self) ?? 0
+        if id == nil, lists < CustomListError.listLimit {
             let new = UUID()
             try await sql.insert(into: "custom_lists").columns("id", "profile_id", "name", "description", "created_at", "updated_at")
                 .values(
@@ -134,7 +145,7 @@ struct BackupRestore: Sendable {
                 SQLFunction("COALESCE", args: SQLFunction("MAX", args: SQLIdentifier("position")), SQLLiteral.numeric("0")), as: "n"
             )
             .from("custom_list_items").where("list_id", .equal, SQLBind(id)).first(decodingColumn: "n", as: Int.self) ?? 0
-        for item in list.items.prefix(CustomListError.itemLimit) {
+        for item in list.items where position < CustomListError.itemLimit {
             let there = try await sql.select().column("list_id").from("custom_list_items").where("list_id", .equal, SQLBind(id))
                 .where("media_kind", .equal, SQLBind(item.kind.rawValue)).where("item_id", .equal, SQLBind(item.id)).first()
             guard there == nil else { continue }
@@ -142,8 +153,8 @@ struct BackupRestore: Sendable {
             try await sql.insert(into: "custom_list_items")
                 .columns("list_id", "media_kind", "item_id", "title", "year", "artwork_url", "position", "note", "added_at")
                 .values(
-                    SQLBind(id), SQLBind(item.kind.rawValue), SQLBind(item.id), SQLBind(item.title), SQLBind(item.year), SQLBind(item.artworkURL),
-                    SQLBind(position), SQLBind(item.note), SQLBind(item.addedAt)
+                    SQLBind(id), SQLBind(item.kind.rawValue), SQLBind(String(item.id.prefix(40))), SQLBind(String(item.title.prefix(500))),
+                    SQLBind(item.year), SQLBind(item.artworkURL), SQLBind(position), SQLBind(Self.note(item.note)), SQLBind(item.addedAt)
                 ).run()
             added += 1
         }

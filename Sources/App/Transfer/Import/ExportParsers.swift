@@ -108,6 +108,8 @@ public enum IMDbFile {
             throw ImportRefused(message: "\(name) is not an IMDb export: it has no Const and Title columns.")
         }
         let isList = csv.has("Position")
+        let base = (name.split(separator: "/").last.map(String.init) ?? name)
+        let listName = base.lowercased().hasSuffix(".csv") ? String(base.dropLast(4)) : base
         var read = ImportRead()
         for (line, fields) in csv.rows {
             guard let id = csv.value("Const", in: fields), id.hasPrefix("tt"), let title = csv.value("Title", in: fields) else {
@@ -130,7 +132,15 @@ public enum IMDbFile {
                 }
                 row.rating = rating
             }
-            if isList { row.listPosition = csv.value("Position", in: fields).flatMap { Int($0) } }
+            if isList {
+                // The watchlist's export is named so; another list's file is named after the list.
+                if listName.lowercased().contains("watchlist") {
+                    row.watchlist = true
+                } else {
+                    row.list = listName
+                    row.listPosition = csv.value("Position", in: fields).flatMap { Int($0) }
+                }
+            }
             read.rows.append(row)
         }
         return read

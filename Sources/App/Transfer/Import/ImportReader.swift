@@ -114,8 +114,10 @@ public enum ImportReader {
         guard paths.contains(where: { LetterboxdFiles.file(named: $0) != nil }) else {
             throw ImportRefused(message: "This ZIP file is neither Letterboxd’s nor Trakt’s export: none of their files are in it.")
         }
-        for entry in entries {
-            guard let file = LetterboxdFiles.file(named: entry.path) else { continue }
+        // In a fixed order, whatever the ZIP's: the diary before the reviews that repeat its entries.
+        let order: [LetterboxdFiles.File] = [.watched, .diary, .reviews, .ratings, .likes, .watchlist, .list]
+        let known = entries.compactMap { entry in LetterboxdFiles.file(named: entry.path).map { (entry, $0) } }
+        for (entry, file) in known.sorted(by: { (order.firstIndex(of: $0.1) ?? 0) < (order.firstIndex(of: $1.1) ?? 0) }) {
             try await each(try LetterboxdFiles.read(try contents(entry), as: file, named: entry.path))
         }
         return .letterboxd

@@ -129,3 +129,27 @@ struct NamedCSV {
         return value.isEmpty ? nil : value
     }
 }
+
+extension ImportRow {
+    /// The row with every text within what is kept of it: a file's name (its folder and name, not
+    /// the ZIP member's whole path) of 200 characters, titles of 500, a review of 10,000, 50 tags of 100, a list name of
+    /// 100 (the lists' limit); an IMDb id that is not one is dropped.
+    func bounded() -> ImportRow {
+        var row = self
+        row.file = Self.bounded(file: file)
+        row.title = String(title.prefix(500))
+        row.originalTitle = originalTitle.map { String($0.prefix(500)) }
+        row.letterboxdURI = letterboxdURI.map { String($0.prefix(300)) }
+        row.imdbID = imdbID.flatMap { OMDbClient.isIMDbID($0) ? $0 : nil }
+        row.review = review.map { String($0.prefix(10_000)) }
+        row.tags = row.tags.prefix(50).map { String($0.prefix(100)) }
+        row.list = list.map { String($0.prefix(CustomListError.nameLimit)) }
+        row.watchedOn = watchedOn.map { String($0.prefix(10)) }
+        return row
+    }
+
+    /// "likes/films.csv" stays as it is; a deeper path keeps its last two parts.
+    static func bounded(file: String) -> String {
+        String(file.split(separator: "/").suffix(2).joined(separator: "/").suffix(200))
+    }
+}

@@ -58,9 +58,9 @@ extension ImportService {
             case .unavailable: return .unavailable
             }
         }
-        try await matcher.choose(record.row, title: title)
+        try await matcher.choose(record.row, profile: profile, title: title)
         let settlement = await landing.land(record.row, as: title, how: TitleMatcher.chosen, job: found, number: number)
-        guard try await store.settle(job: job, number: number, from: [.queued], settlement) else { return .notWaiting }
+        guard try await store.settle(job: job, number: number, from: .queued, settlement) else { return .notWaiting }
         return .done(settlement.state)
     }
 
@@ -69,7 +69,7 @@ extension ImportService {
         guard let (_, record) = try await row(profile: profile, job: job, number: number), record.state == .queued else { return .notWaiting }
         let settlement = RowSettlement(
             state: .kept, step: "match", reason: "Kept as it is, without a title from the catalogue.", candidates: record.candidates)
-        return try await store.settle(job: job, number: number, from: [.queued], settlement) ? .done(.kept) : .notWaiting
+        return try await store.settle(job: job, number: number, from: .queued, settlement) ? .done(.kept) : .notWaiting
     }
 
     /// Films and shows for a search typed in Needs a match.
@@ -86,24 +86,45 @@ extension ImportService {
         return found
     }
 
-    /// Every row of the import, as CSV: its number, file and row, title and year, what became of
-    /// it, the step and why, and the title it landed as (with how it was found).
-    public func report(profile: UUID, job: UUID) async throws -> (job: ImportJob, csv: String)? {
+    /// The report of one of the person's imports (nil for anyone else's).
+    public func report(profile: UUID, job: UUID) async throws -> ImportReport? {
         guard let found = try await store.job(job), found.profileID == profile else { return nil }
-        var csv = CSV.line(["Row", "File", "Line", "Title", "Year", "Result", "Step", "Why", "Matched as", "Kind", "Id", "Found by"])
+        return ImportReport(job: found, store: store)
+    }
+}
+
+/// Every row of an import, as CSV: its number, file and row, title and year, what became of it,
+/// the step and why, and the title it landed as (with how it was found). Written a page of rows
+/// at a time, so a 200,000-row report is never held whole.
+public struct ImportReport: Sendable {
+    static let pageSize = 2000
+    public let job: ImportJob
+    let store: ImportStore
+
+    public func write(_ sink: (String) async throws -> Void) async throws {
+        try await sink(CSV.line(["Row", "File", "Line", "Title", "Year", "Result", "Step", "Why", "Matched as", "Kind", "Id", "Found by"]))
         var offset = 0
         while true {
-            let records = try await store.records(job: job, offset: offset, limit: 2000)
+            let records = try await store.records(job: job.id, offset: offset, limit: Self.pageSize)
+            var chunk = ""
             for record in records {
-                csv += CSV.line([
+                chunk += CSV.line([
                     String(record.number), record.file, String(record.line), record.row.title, record.row.year.map(String.init) ?? "",
-                    record.state.rawValue, record.step ?? "", record.reason ?? "", record.matchTitle ?? "", record.matchKind?.rawValue ?? "",
-                    record.matchID ?? "", record.matchHow ?? "",
+                    record.state == .pending ? "not imported (\(job.state == .cancelled ? "cancelled" : "waiting"))" : record.state.rawValue,
+                    record.step ?? "", record.reason ?? "", record.matchTitle ?? "", record.matchKind?.rawValue ?? "", record.matchID ?? "",
+                    record.matchHow ?? "",
                 ])
             }
-            guard records.count == 2000 else { break }
-            offset += 2000
+            try await sink(chunk)
+            guard records.count == Self.pageSize else { return }
+            offset += Self.pageSize
         }
-        return (found, csv)
+    }
+
+    /// The whole report as one string (for a small one).
+    public func csv() async throws -> String {
+        var text = ""
+        try await write { text += $0 }
+        return text
     }
 }

@@ -42,7 +42,7 @@ public struct ImportService: Sendable {
                 }
                 let counts = try await restore.restore(backup, profile: profile)
                 try await store.complete(job: job, landed: counts.added, skipped: counts.present)
-                return .started(try await store.job(job)!)
+                return .started(try await startedJob(job))
             }
             guard next > 1 else { throw ImportRefused(message: "The file holds no rows to import.") }
             try await store.queue(job: job)
@@ -50,7 +50,12 @@ public struct ImportService: Sendable {
             try? await store.discard(job: job)
             throw error
         }
-        return .started(try await store.job(job)!)
+        return .started(try await startedJob(job))
+    }
+
+    private func startedJob(_ id: UUID) async throws -> ImportJob {
+        guard let job = try await store.job(id) else { throw ImportRefused(message: "The import was removed while it was being read.") }
+        return job
     }
 
     public func latest(profile: UUID) async throws -> ImportJob? { try await store.latest(profile: profile) }
@@ -77,9 +82,11 @@ public struct ImportService: Sendable {
         }
     }
 
+    /// Works through the job's pending rows in order. The lease is renewed before every row, so a
+    /// job is never worked on by two servers at once; a row whose matching or landing fails for a
+    /// reason of its own is settled as failed (with why) rather than tried for ever.
     func run(_ job: ImportJob, owner: String) async throws {
         while true {
-            guard try await store.renew(job: job.id, owner: owner) else { return }
             let rows = try await store.pending(job: job.id, limit: Self.batch)
             guard !rows.isEmpty else {
                 try await store.finish(job: job.id, owner: owner)
@@ -87,21 +94,32 @@ public struct ImportService: Sendable {
             }
             for (number, row) in rows {
                 try Task.checkCancellation()
-                switch try await matcher.resolve(row) {
+                guard try await store.renew(job: job.id, owner: owner) else { return }
+                let outcome: MatchOutcome
+                do { outcome = try await matcher.resolve(row, profile: job.profileID) } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    logger.error("import row \(number) of \(job.id) could not be matched: \(String(reflecting: error))")
+                    try await store.settle(
+                        job: job.id, number: number, from: .pending,
+                        RowSettlement(state: .failed, step: "match", reason: "The title could not be looked up or remembered."))
+                    continue
+                }
+                switch outcome {
                 case .wait(let seconds, let reason):
                     try await store.pause(job: job.id, owner: owner, for: seconds, message: reason)
                     return
                 case .unsure(let candidates, let reason):
                     try await store.settle(
-                        job: job.id, number: number, from: [.pending],
+                        job: job.id, number: number, from: .pending,
                         RowSettlement(state: .queued, step: "match", reason: reason, candidates: candidates))
                 case .notInCatalogue(let reason):
                     try await store.settle(
-                        job: job.id, number: number, from: [.pending],
+                        job: job.id, number: number, from: .pending,
                         RowSettlement(state: .kept, step: "match", reason: reason, how: "IMDb id via OMDb"))
                 case .found(let title, let how):
                     let settlement = await landing.land(row, as: title, how: how, job: job, number: number)
-                    try await store.settle(job: job.id, number: number, from: [.pending], settlement)
+                    try await store.settle(job: job.id, number: number, from: .pending, settlement)
                 }
             }
         }

@@ -36,25 +36,23 @@ extension ImportStore {
             }
     }
 
-    /// Records what a row came to and moves it between the job's counts, in one write. A row that
-    /// is no longer in `from` (settled by another server or by the person meanwhile) is left alone:
-    /// false.
+    /// Records what a row came to and moves it between the job's counts, in one write whose
+    /// UPDATE matches the row only while it is still `from`: of two servers (or two clicks) that
+    /// settle one row, one does it and the other is told false, and the counts move once.
     @discardableResult
-    func settle(job: UUID, number: Int, from: Set<ImportRowState>, _ settlement: RowSettlement) async throws -> Bool {
+    func settle(job: UUID, number: Int, from: ImportRowState, _ settlement: RowSettlement) async throws -> Bool {
         let candidates = settlement.candidates.isEmpty ? nil : String(decoding: try JSONEncoder().encode(settlement.candidates), as: UTF8.self)
         let now = clock.now()
         return try await database.writeSQL { sql in
-            guard
-                let old = try await sql.select().column("state").from("import_rows").where("job_id", .equal, SQLBind(job))
-                    .where("row_no", .equal, SQLBind(number)).first(decodingColumn: "state", as: String.self).flatMap(ImportRowState.init),
-                from.contains(old)
-            else { return false }
-            try await sql.update("import_rows").set("state", to: SQLBind(settlement.state.rawValue)).set("step", to: SQLBind(settlement.step))
-                .set("reason", to: SQLBind(settlement.reason)).set("match_kind", to: SQLBind(settlement.title?.kind.rawValue))
-                .set("match_id", to: SQLBind(settlement.title.map { String($0.id) })).set("match_title", to: SQLBind(settlement.title?.name))
-                .set("match_how", to: SQLBind(settlement.how)).set("candidates", to: SQLBind(candidates))
-                .where("job_id", .equal, SQLBind(job)).where("row_no", .equal, SQLBind(number)).run()
-            if let was = Self.counter(old), let now = Self.counter(settlement.state), was != now {
+            let changed = try await sql.update("import_rows").set("state", to: SQLBind(settlement.state.rawValue))
+                .set("step", to: SQLBind(settlement.step)).set("reason", to: SQLBind(settlement.reason.map { String($0.prefix(500)) }))
+                .set("match_kind", to: SQLBind(settlement.title?.kind.rawValue)).set("match_id", to: SQLBind(settlement.title.map { String($0.id) }))
+                .set("match_title", to: SQLBind(settlement.title?.name)).set("match_how", to: SQLBind(settlement.how))
+                .set("candidates", to: SQLBind(candidates))
+                .where("job_id", .equal, SQLBind(job)).where("row_no", .equal, SQLBind(number)).where("state", .equal, SQLBind(from.rawValue))
+                .returning("row_no").first()
+            guard changed != nil else { return false }
+            if let was = Self.counter(from), let now = Self.counter(settlement.state), was != now {
                 try await sql.raw(
                     "UPDATE import_jobs SET \(ident: was) = \(ident: was) - 1, \(ident: now) = \(ident: now) + 1 WHERE id = \(bind: job)"
                 )

@@ -43,32 +43,40 @@ struct ImportStore: Sendable {
     }
 
     /// Stores a file's rows (pending) and the rows it could not read (failed at "read"), numbered
-    /// on from `first`; returns the next number.
+    /// on from `first`, a batch at a time (each encoded only when its batch is written); returns
+    /// the next number. Every text is capped first (`ImportRow.bounded`), and each batch keeps the
+    /// job's `updated_at` fresh, so a long upload is not taken for an abandoned one.
     func append(job: UUID, rows: [ImportRow], problems: [ImportProblem], from first: Int) async throws -> Int {
-        var number = first
-        var values: [[any SQLExpression]] = []
-        func add(
-            _ file: String, _ line: Int, _ title: String, _ year: Int?, _ day: String?, _ data: String, _ state: ImportRowState, _ step: String?,
-            _ reason: String?
-        ) {
-            values.append([
-                SQLBind(job), SQLBind(number), SQLBind(file), SQLBind(line), SQLBind(title), SQLBind(year), SQLBind(day), SQLBind(data),
-                SQLBind(state.rawValue), SQLBind(step), SQLBind(reason),
-            ])
-            number += 1
-        }
         let encoder = JSONEncoder()
-        for row in rows {
-            add(row.file, row.line, row.title, row.year, row.watchedOn, String(decoding: try encoder.encode(row), as: UTF8.self), .pending, nil, nil)
-        }
-        for problem in problems { add(problem.file, problem.line, "", nil, nil, "{}", .failed, problem.step, problem.reason) }
-        for start in stride(from: 0, to: values.count, by: Self.insertBatch) {
-            let batch = values[start..<min(values.count, start + Self.insertBatch)]
-            try await database.writeSQL { sql in
+        var number = first
+        let total = rows.count + problems.count
+        for start in stride(from: 0, to: total, by: Self.insertBatch) {
+            var values: [[any SQLExpression]] = []
+            for index in start..<min(total, start + Self.insertBatch) {
+                if index < rows.count {
+                    let row = rows[index].bounded()
+                    values.append([
+                        SQLBind(job), SQLBind(number), SQLBind(row.file), SQLBind(row.line), SQLBind(row.title), SQLBind(row.year),
+                        SQLBind(row.watchedOn), SQLBind(String(decoding: try encoder.encode(row), as: UTF8.self)),
+                        SQLBind(ImportRowState.pending.rawValue), SQLBind(String?.none), SQLBind(String?.none),
+                    ])
+                } else {
+                    let problem = problems[index - rows.count]
+                    values.append([
+                        SQLBind(job), SQLBind(number), SQLBind(ImportRow.bounded(file: problem.file)), SQLBind(problem.line), SQLBind(""),
+                        SQLBind(Int?.none), SQLBind(String?.none), SQLBind("{}"), SQLBind(ImportRowState.failed.rawValue),
+                        SQLBind(problem.step), SQLBind(String(problem.reason.prefix(500))),
+                    ])
+                }
+                number += 1
+            }
+            let now = clock.now()
+            try await database.writeSQL { [values] sql in
                 var insert = sql.insert(into: "import_rows").columns(
                     "job_id", "row_no", "file", "line", "title", "year", "watched_on", "data", "state", "step", "reason")
-                for row in batch { insert = insert.values(row) }
+                for row in values { insert = insert.values(row) }
                 try await insert.run()
+                try await sql.update("import_jobs").set("updated_at", to: SQLBind(now)).where("id", .equal, SQLBind(job)).run()
             }
         }
         return number
@@ -99,6 +107,15 @@ struct ImportStore: Sendable {
     /// `only`: that job or none (the command line works on its own import).
     func claim(owner: String, only: UUID? = nil) async throws -> ImportJob? {
         let now = clock.now()
+        // A read first: the worker asks every two seconds, and a write transaction each time
+        // would hold SQLite's writer for nothing.
+        let anyFree = try await database.sql.raw(
+            """
+            SELECT id FROM import_jobs WHERE state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < \(bind: now))
+            AND (next_try_at IS NULL OR next_try_at <= \(bind: now)) LIMIT 1
+            """
+        ).first()
+        guard anyFree != nil else { return nil }
         return try await database.writeSQL { sql in
             let free: SQLQueryString = "(lease_until IS NULL OR lease_until < \(bind: now)) AND (next_try_at IS NULL OR next_try_at <= \(bind: now))"
             let which: SQLQueryString = only.map { "AND id = \(bind: $0)" } ?? ""
@@ -151,7 +168,8 @@ struct ImportStore: Sendable {
             try await sql.raw(
                 """
                 UPDATE import_jobs SET state = 'done', message = NULL, lease_owner = NULL, lease_until = NULL, finished_at = \(bind: now),
-                updated_at = \(bind: now) WHERE id = \(bind: job) AND lease_owner = \(bind: owner) AND state = 'running' AND pending_rows = 0
+                updated_at = \(bind: now), pending_rows = 0 WHERE id = \(bind: job) AND lease_owner = \(bind: owner) AND state = 'running'
+                AND NOT EXISTS (SELECT 1 FROM import_rows WHERE job_id = \(bind: job) AND state = 'pending')
                 """
             ).run()
         }

@@ -86,17 +86,29 @@ struct TitleMatcher: Sendable {
     let database: AppDatabase
     let clock: any AppClock
 
-    /// The cache key: what the row identifies its title by.
-    static func key(_ row: ImportRow) -> String {
+    /// An answer not found for sure is asked again after a day (the catalogue grows; the upstream
+    /// may have been down).
+    static let unsureFreshness: TimeInterval = 86_400
+
+    /// The cache keys: by IMDb id (only answers an upstream confirmed for that id are kept there:
+    /// OMDb, or TVMaze's own IMDb id of a show), and by the row's title, year and id.
+    static func keys(_ row: ImportRow) -> (id: String?, title: String) {
         let kind = (row.kind ?? .movie).rawValue
-        if let imdb = row.imdbID, OMDbClient.isIMDbID(imdb) { return "\(kind):imdb:\(imdb)" }
-        return "\(kind):title:\(SearchQuery.fold(row.title).lowercased()):\(row.year.map(String.init) ?? "")"
+        let id = row.imdbID.flatMap { OMDbClient.isIMDbID($0) ? "\(kind):imdb:\($0)" : nil }
+        let folded = String(SearchQuery.fold(row.title).lowercased().prefix(300))
+        return (id, "\(kind):title:\(folded):\(row.year.map(String.init) ?? ""):\(row.imdbID ?? "")")
     }
 
-    func resolve(_ row: ImportRow) async throws -> MatchOutcome {
-        let key = Self.key(row)
-        if let cached = try await cached(key) { return cached }
-        let answer = row.kind == .show ? await show(row) : await movie(row)
+    /// A person's own choices are theirs alone: another person's upload cannot decide them.
+    static func personal(_ key: String, _ profile: UUID) -> String { "you:\(profile.uuidString):\(key)" }
+
+    func resolve(_ row: ImportRow, profile: UUID) async throws -> MatchOutcome {
+        let keys = Self.keys(row)
+        if let chosen = try await cached(Self.personal(keys.title, profile)) { return chosen }
+        if let id = keys.id, let cached = try await cached(id) { return cached }
+        if let cached = try await cached(keys.title) { return cached }
+        let (answer, confirmed) = row.kind == .show ? await show(row) : await movie(row)
+        let key = confirmed ? keys.id ?? keys.title : keys.title
         switch answer {
         case .wait: break
         case .found(let title, let how): try await remember(key, kind: title.kind, title: title, how: how, candidates: [])
@@ -106,16 +118,17 @@ struct TitleMatcher: Sendable {
         return answer
     }
 
-    /// A person's choice for a row: later rows (and imports) with the same title take it too.
-    func choose(_ row: ImportRow, title: MatchedTitle) async throws {
-        try await remember(Self.key(row), kind: title.kind, title: title, how: Self.chosen, candidates: [])
+    /// A person's choice for a row: their later rows (and imports) with the same title take it too.
+    func choose(_ row: ImportRow, profile: UUID, title: MatchedTitle) async throws {
+        try await remember(Self.personal(Self.keys(row).title, profile), kind: title.kind, title: title, how: Self.chosen, candidates: [])
     }
 
     static let chosen = "chosen by you"
     /// Marks a kept resolution in `import_matches.how`.
     static let notInCatalogue = "not in the catalogue: "
 
-    private func movie(_ row: ImportRow) async -> MatchOutcome {
+    /// The answer, and whether an upstream confirmed it for the row's IMDb id.
+    private func movie(_ row: ImportRow) async -> (MatchOutcome, confirmed: Bool) {
         var title = row.title
         var year = row.year
         var via = ""
@@ -128,35 +141,35 @@ struct TitleMatcher: Sendable {
         for name in [title, row.originalTitle].compactMap({ $0 }) where !name.isEmpty {
             guard let query = try? SearchQuery(name) else { continue }
             switch await search.films(query) {
-            case .failure(let error): return .wait(seconds: Self.waitAfterRefusal, reason: Self.waitReason(error, "iTunes"))
+            case .failure(let error): return (Self.refused(error, "iTunes"), false)
             case .success(let (films, _)):
                 let found = films.map { TitleCandidate(kind: .movie, id: $0.id, title: $0.title, year: $0.year) }
                 if let pick = Self.pick(found, title: name, year: year), let film = films.first(where: { $0.id == pick.0.id }) {
-                    return .found(.movie(film), how: via + pick.how)
+                    return (.found(.movie(film), how: via + pick.how), !via.isEmpty)
                 }
                 candidates += found.filter { found in !candidates.contains(found) }
             }
         }
         if !via.isEmpty, let imdb = row.imdbID {
-            return .notInCatalogue(
-                reason: "Not on iTunes: kept with its IMDb id \(imdb), as OMDb knows it: “\(title)”\(year.map { " (\($0))" } ?? "").")
+            let reason = "Not on iTunes: kept with its IMDb id \(imdb), as OMDb knows it: “\(title)”\(year.map { " (\($0))" } ?? "")."
+            return (.notInCatalogue(reason: reason), true)
         }
-        return .unsure(Array(candidates.prefix(Self.candidateLimit)), reason: Self.noMatch(title, year, on: "iTunes"))
+        return (.unsure(Array(candidates.prefix(Self.candidateLimit)), reason: Self.noMatch(title, year, on: "iTunes")), false)
     }
 
-    private func show(_ row: ImportRow) async -> MatchOutcome {
-        guard !row.title.isEmpty else { return .unsure([], reason: "The row has no name to look for.") }
+    private func show(_ row: ImportRow) async -> (MatchOutcome, confirmed: Bool) {
+        guard !row.title.isEmpty else { return (.unsure([], reason: "The row has no name to look for."), false) }
         switch await shows.find(row.title) {
-        case .failure(let error): return .wait(seconds: Self.waitAfterRefusal, reason: Self.waitReason(error, "TVMaze"))
+        case .failure(let error): return (Self.refused(error, "TVMaze"), false)
         case .success(let result):
             if let imdb = row.imdbID, let show = result.shows.first(where: { $0.imdbID == imdb }) {
-                return .found(.show(show), how: "IMDb id on TVMaze")
+                return (.found(.show(show), how: "IMDb id on TVMaze"), true)
             }
             let found = result.shows.map { TitleCandidate(kind: .show, id: $0.id, title: $0.name, year: $0.premieredYear) }
             if let pick = Self.pick(found, title: row.title, year: row.year), let show = result.shows.first(where: { $0.id == pick.0.id }) {
-                return .found(.show(show), how: pick.how.replacingOccurrences(of: "iTunes", with: "TVMaze"))
+                return (.found(.show(show), how: pick.how.replacingOccurrences(of: "iTunes", with: "TVMaze")), false)
             }
-            return .unsure(Array(found.prefix(Self.candidateLimit)), reason: Self.noMatch(row.title, row.year, on: "TVMaze"))
+            return (.unsure(Array(found.prefix(Self.candidateLimit)), reason: Self.noMatch(row.title, row.year, on: "TVMaze")), false)
         }
     }
 
@@ -175,19 +188,28 @@ struct TitleMatcher: Sendable {
         "\(upstream) has no \(upstream == "TVMaze" ? "show" : "film") called “\(title)”\(year.map { " from about \($0)" } ?? "")."
     }
 
-    static func waitReason(_ error: UpstreamError, _ upstream: String) -> String {
+    /// A refusal for the moment (the allowance, the host down, a server error) makes the job wait;
+    /// one about this title (a 4xx, an answer that is not one) puts the row in Needs a match.
+    static func refused(_ error: UpstreamError, _ upstream: String) -> MatchOutcome {
         switch error {
-        case .throttled, .rateLimited, .overShare: "Waiting for \(upstream)’s allowance of calls."
-        default: "\(upstream) did not answer properly; asking again shortly."
+        case .throttled, .rateLimited, .overShare, .quotaExhausted:
+            return .wait(seconds: waitAfterRefusal, reason: "Waiting for \(upstream)’s allowance of calls.")
+        case .badStatus(let status) where status < 500:
+            return .unsure([], reason: "\(upstream) refused the search for this title (status \(status)).")
+        case .malformed, .refused:
+            return .unsure([], reason: "\(upstream)’s answer for this title could not be read.")
+        default:
+            return .wait(seconds: waitAfterRefusal, reason: "\(upstream) did not answer properly; asking again shortly.")
         }
     }
 
     private func cached(_ key: String) async throws -> MatchOutcome? {
-        let row = try await database.sql.select().columns("media_kind", "how", "snapshot", "candidates").from("import_matches")
+        let row = try await database.sql.select().columns("media_kind", "how", "snapshot", "candidates", "resolved_at").from("import_matches")
             .where("match_key", .equal, SQLBind(key)).first()
         guard let row else { return nil }
-        let kind = MediaKind(rawValue: try row.decode(column: "media_kind", as: String.self)) ?? .movie
         let how = try row.decode(column: "how", as: String.self)
+        let resolvedAt = try row.decode(column: "resolved_at", as: Date.self)
+        let kind = MediaKind(rawValue: try row.decode(column: "media_kind", as: String.self)) ?? .movie
         if let snapshot = try row.decode(column: "snapshot", as: String?.self) {
             // A snapshot that no longer decodes is asked for again.
             return MatchedTitle(kind: kind, snapshot: Data(snapshot.utf8)).map { .found($0, how: how) }
@@ -196,6 +218,7 @@ struct TitleMatcher: Sendable {
             try? JSONDecoder().decode([TitleCandidate].self, from: Data($0.utf8))
         }
         if how.hasPrefix(Self.notInCatalogue) { return .notInCatalogue(reason: String(how.dropFirst(Self.notInCatalogue.count))) }
+        guard clock.now().timeIntervalSince(resolvedAt) < Self.unsureFreshness else { return nil }
         return .unsure(candidates ?? [], reason: how)
     }
 

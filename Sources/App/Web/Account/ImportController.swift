@@ -31,7 +31,12 @@ struct ImportController {
                 let report = try await imports.report(profile: profile, job: id)
             else { throw HTTPError(.notFound, message: "There is no such import of yours.") }
             let day = report.job.createdAt.formatted(DiaryService.dayFormat)
-            return Download.response(Data(report.csv.utf8), type: Download.csv, name: "popcornswirl-import-report-\(day).csv")
+            var response = Download.response(Data(), type: Download.csv, name: "popcornswirl-import-report-\(day).csv")
+            response.body = ResponseBody { writer in
+                try await report.write { try await writer.write(ByteBuffer(string: $0)) }
+                try await writer.finish(nil)
+            }
+            return response
         }
     }
 

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import Synchronization
 
 /// Every request body, API included, is refused past `maxBytes` while it streams in: a declared
 /// `Content-Length` over the limit fails the first read before a byte is taken, and a chunked body
@@ -10,6 +11,8 @@ struct BodyLimitMiddleware: RouterMiddleware {
     static var maxBytes: Int { 64 * 1024 }
     /// An import's upload (an export ZIP or CSV), the one exception.
     static var importMaxBytes: Int { 32 << 20 }
+
+    static let largeUploads = Mutex(0)
 
     /// The limit for this request: the import upload's, or everyone else's.
     static func limit(_ request: Request) -> Int {
@@ -26,6 +29,20 @@ struct BodyLimitMiddleware: RouterMiddleware {
         var request = request
         var context = context
         context.maxUploadSize = Self.limit(request)
+        // At most two large uploads are read at once on a server: each may hold 32 MiB a few times over.
+        let large = context.maxUploadSize > Self.maxBytes
+        if large {
+            let admitted = Self.largeUploads.withLock { count -> Bool in
+                guard count < 2 else { return false }
+                count += 1
+                return true
+            }
+            guard admitted else {
+                throw HTTPError(
+                    .serviceUnavailable, headers: [.retryAfter: "30"], message: "Other uploads are being read: try again in half a minute.")
+            }
+        }
+        defer { if large { Self.largeUploads.withLock { $0 -= 1 } } }
         request.body = RequestBody(asyncSequence: LimitedBody(base: request.body, limit: context.maxUploadSize, declared: declared))
         var response = try await next(request, context)
         if response.status == .contentTooLarge { response.headers[.connection] = "close" }

@@ -32,9 +32,11 @@ struct CSRFMiddleware: RouterMiddleware {
         let secret = cookieSecret ?? SessionService.newToken()
         context.csrfToken = Self.token(secret: secret, accountSession: context.isAccount ? context.sessionToken : nil)
         if ![.get, .head, .options].contains(request.method) {
+            // Without the cookie no token can fit: refused before a byte of the body is read.
+            guard cookieSecret != nil else { return try RequestScope.$csrfToken.withValue(context.csrfToken) { try refusal(request) } }
             let submitted: String?
             (request, submitted) = try await Self.submittedToken(request, context)
-            guard cookieSecret != nil, let submitted, ConstantTime.equal(submitted, context.csrfToken) else {
+            guard let submitted, ConstantTime.equal(submitted, context.csrfToken) else {
                 // The refusal page's own forms (the layout's) carry this browser's token.
                 return try RequestScope.$csrfToken.withValue(context.csrfToken) { try refusal(request) }
             }
