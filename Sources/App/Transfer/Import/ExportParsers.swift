@@ -30,53 +30,71 @@ public enum LetterboxdFiles {
     }
 
     public static func read(_ data: Data, as file: File, named name: String) throws(ImportRefused) -> ImportRead {
-        let listName = file == .list ? try listHeader(data) : nil
-        let csv = try NamedCSV(data, startingAfterBlankLine: file == .list)
-        guard csv.has("Name") else {
-            throw ImportRefused(message: "\(name) is not a Letterboxd export file: it has no Name column.")
-        }
-        var read = ImportRead()
-        for (line, fields) in csv.rows {
-            guard let title = csv.value("Name", in: fields) else {
-                read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "The row has no film name."))
-                continue
+        var reader = try Reader(data, as: file, named: name)
+        return try ImportRead.all(&reader)
+    }
+
+    /// A file's rows, a part at a time (`next(max:)`).
+    public struct Reader: ImportPartReader {
+        let file: File
+        let name: String
+        let listName: String?
+        var csv: NamedCSV
+
+        public init(_ data: Data, as file: File, named name: String) throws(ImportRefused) {
+            self.file = file
+            self.name = name
+            listName = file == .list ? try LetterboxdFiles.listHeader(data) : nil
+            csv = try NamedCSV(data, startingAfterBlankLine: file == .list)
+            guard csv.has("Name") else {
+                throw ImportRefused(message: "\(name) is not a Letterboxd export file: it has no Name column.")
             }
-            var row = ImportRow(file: name, line: line, kind: .movie, title: title, year: csv.value("Year", in: fields).flatMap { Int($0) })
-            if file != .diary && file != .reviews { row.letterboxdURI = csv.value("Letterboxd URI", in: fields) ?? csv.value("URL", in: fields) }
-            if let stars = csv.value("Rating", in: fields) {
-                guard let rating = Self.rating(stars) else {
-                    read.problems.append(
-                        ImportProblem(file: name, line: line, step: "read", reason: "“\(stars)” is not a rating from ½ to 5 stars."))
+        }
+
+        public mutating func next(max: Int) throws(ImportRefused) -> ImportRead? {
+            var read = ImportRead()
+            while read.rows.count + read.problems.count < max, let (line, fields) = try csv.next() {
+                guard let title = csv.value("Name", in: fields) else {
+                    read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "The row has no film name."))
                     continue
                 }
-                row.rating = rating
-            }
-            row.rewatch = csv.value("Rewatch", in: fields)?.lowercased() == "yes"
-            row.tags =
-                csv.value("Tags", in: fields)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-                .filter { !$0.isEmpty } ?? []
-            row.review = csv.value("Review", in: fields)
-            switch file {
-            case .watched: row.watched = true
-            case .diary, .reviews:
-                row.watched = true
-                if let raw = csv.value("Watched Date", in: fields) {
-                    do { row.watchedOn = try DiaryService.validatedDay(raw, now: .distantFuture) } catch {
-                        read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: error.message))
+                var row = ImportRow(file: name, line: line, kind: .movie, title: title, year: csv.value("Year", in: fields).flatMap { Int($0) })
+                if file != .diary && file != .reviews { row.letterboxdURI = csv.value("Letterboxd URI", in: fields) ?? csv.value("URL", in: fields) }
+                if let stars = csv.value("Rating", in: fields) {
+                    guard let rating = LetterboxdFiles.rating(stars) else {
+                        read.problems.append(
+                            ImportProblem(file: name, line: line, step: "read", reason: "“\(stars)” is not a rating from ½ to 5 stars."))
                         continue
                     }
+                    row.rating = rating
                 }
-            case .ratings: break
-            case .watchlist: row.watchlist = true
-            case .likes: row.liked = true
-            case .list:
-                row.list = listName
-                row.listPosition = csv.value("Position", in: fields).flatMap { Int($0) }
-                row.review = csv.value("Description", in: fields)
+                row.rewatch = csv.value("Rewatch", in: fields)?.lowercased() == "yes"
+                row.tags =
+                    csv.value("Tags", in: fields)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty } ?? []
+                row.review = csv.value("Review", in: fields)
+                switch file {
+                case .watched: row.watched = true
+                case .diary, .reviews:
+                    row.watched = true
+                    if let raw = csv.value("Watched Date", in: fields) {
+                        do { row.watchedOn = try DiaryService.validatedDay(raw, now: .distantFuture) } catch {
+                            read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: error.message))
+                            continue
+                        }
+                    }
+                case .ratings: break
+                case .watchlist: row.watchlist = true
+                case .likes: row.liked = true
+                case .list:
+                    row.list = listName
+                    row.listPosition = csv.value("Position", in: fields).flatMap { Int($0) }
+                    row.review = csv.value("Description", in: fields)
+                }
+                read.rows.append(row)
             }
-            read.rows.append(row)
+            return read.rows.isEmpty && read.problems.isEmpty ? nil : read
         }
-        return read
     }
 
     /// The list's name from the block before the blank line: a `Letterboxd list export v7` line,
@@ -85,8 +103,8 @@ public enum LetterboxdFiles {
         let text = String(decoding: data.prefix(64 * 1024), as: UTF8.self)
         let block = text.components(separatedBy: "\n").prefix { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
             .drop { !$0.lowercased().split(separator: ",").contains { $0.trimmingCharacters(in: .whitespacesAndNewlines) == "name" } }
-        let header = try NamedCSV(Data(block.joined(separator: "\n").utf8))
-        guard let first = header.rows.first, let name = header.value("Name", in: first.fields) else {
+        var header = try NamedCSV(Data(block.joined(separator: "\n").utf8))
+        guard let first = try header.next(), let name = header.value("Name", in: first.fields) else {
             throw ImportRefused(message: "The list file has no list name before its titles.")
         }
         return name
@@ -103,47 +121,64 @@ public enum LetterboxdFiles {
 /// `Original Title`, read by column name; `Title Type` in either spelling.
 public enum IMDbFile {
     public static func read(_ data: Data, named name: String) throws(ImportRefused) -> ImportRead {
-        let csv = try NamedCSV(data)
-        guard csv.has("Const"), csv.has("Title") else {
-            throw ImportRefused(message: "\(name) is not an IMDb export: it has no Const and Title columns.")
+        var reader = try Reader(data, named: name)
+        return try ImportRead.all(&reader)
+    }
+
+    /// A file's rows, a part at a time (`next(max:)`).
+    public struct Reader: ImportPartReader {
+        let name: String
+        let isList: Bool
+        let listName: String
+        var csv: NamedCSV
+
+        public init(_ data: Data, named name: String) throws(ImportRefused) {
+            self.name = name
+            csv = try NamedCSV(data)
+            guard csv.has("Const"), csv.has("Title") else {
+                throw ImportRefused(message: "\(name) is not an IMDb export: it has no Const and Title columns.")
+            }
+            isList = csv.has("Position")
+            let base = (name.split(separator: "/").last.map(String.init) ?? name)
+            listName = base.lowercased().hasSuffix(".csv") ? String(base.dropLast(4)) : base
         }
-        let isList = csv.has("Position")
-        let base = (name.split(separator: "/").last.map(String.init) ?? name)
-        let listName = base.lowercased().hasSuffix(".csv") ? String(base.dropLast(4)) : base
-        var read = ImportRead()
-        for (line, fields) in csv.rows {
-            guard let id = csv.value("Const", in: fields), id.hasPrefix("tt"), let title = csv.value("Title", in: fields) else {
-                read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "The row has no IMDb id (tt…) or no title."))
-                continue
-            }
-            let type = csv.value("Title Type", in: fields) ?? "movie"
-            guard let kind = Self.kind(type) else {
-                read.problems.append(
-                    ImportProblem(file: name, line: line, step: "read", reason: "“\(type)” titles are not kept: only films and series."))
-                continue
-            }
-            var row = ImportRow(file: name, line: line, kind: kind, title: title, year: csv.value("Year", in: fields).flatMap { Int($0) })
-            row.imdbID = id
-            row.originalTitle = csv.value("Original Title", in: fields)
-            if let raw = csv.value("Your Rating", in: fields) {
-                guard let rating = Int(raw), Rating.range.contains(rating) else {
-                    read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "“\(raw)” is not a rating from 1 to 10."))
+
+        public mutating func next(max: Int) throws(ImportRefused) -> ImportRead? {
+            var read = ImportRead()
+            while read.rows.count + read.problems.count < max, let (line, fields) = try csv.next() {
+                guard let id = csv.value("Const", in: fields), id.hasPrefix("tt"), let title = csv.value("Title", in: fields) else {
+                    read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "The row has no IMDb id (tt…) or no title."))
                     continue
                 }
-                row.rating = rating
-            }
-            if isList {
-                // The watchlist's export is named so; another list's file is named after the list.
-                if listName.lowercased().contains("watchlist") {
-                    row.watchlist = true
-                } else {
-                    row.list = listName
-                    row.listPosition = csv.value("Position", in: fields).flatMap { Int($0) }
+                let type = csv.value("Title Type", in: fields) ?? "movie"
+                guard let kind = IMDbFile.kind(type) else {
+                    read.problems.append(
+                        ImportProblem(file: name, line: line, step: "read", reason: "“\(type)” titles are not kept: only films and series."))
+                    continue
                 }
+                var row = ImportRow(file: name, line: line, kind: kind, title: title, year: csv.value("Year", in: fields).flatMap { Int($0) })
+                row.imdbID = id
+                row.originalTitle = csv.value("Original Title", in: fields)
+                if let raw = csv.value("Your Rating", in: fields) {
+                    guard let rating = Int(raw), Rating.range.contains(rating) else {
+                        read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "“\(raw)” is not a rating from 1 to 10."))
+                        continue
+                    }
+                    row.rating = rating
+                }
+                if isList {
+                    // The watchlist's export is named so; another list's file is named after the list.
+                    if listName.lowercased().contains("watchlist") {
+                        row.watchlist = true
+                    } else {
+                        row.list = listName
+                        row.listPosition = csv.value("Position", in: fields).flatMap { Int($0) }
+                    }
+                }
+                read.rows.append(row)
             }
-            read.rows.append(row)
+            return read.rows.isEmpty && read.problems.isEmpty ? nil : read
         }
-        return read
     }
 
     /// movie, tvMovie, video, short (and "Movie", "TV Movie"…) are films; series and mini-series are shows; episodes and games are not kept.

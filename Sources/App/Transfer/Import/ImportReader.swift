@@ -15,6 +15,8 @@ public enum ImportReader {
     public static let memberLimit = 16 << 20
     public static let totalLimit = 256 << 20
     public static let maxMembers = 20_000
+    /// Rows handed on at a time: a CSV file's rows are read, stored and let go in parts this size.
+    static let partSize = 2000
 
     private struct TooLarge: Error {}
 
@@ -51,12 +53,14 @@ public enum ImportReader {
         let header = String(decoding: data.prefix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let columns = Set(header.split(separator: ",").map { NamedCSV.columnName(String($0)) })
         if columns.contains("const") {
-            try await counted(try IMDbFile.read(data, named: name))
+            var reader = try IMDbFile.Reader(data, named: name)
+            while let part = try reader.next(max: partSize) { try await counted(part) }
             return .imdb
         }
         let file = LetterboxdFiles.file(named: name) ?? (columns.contains("watched date") ? .diary : columns.contains("rating") ? .ratings : nil)
         if columns.contains("name") && columns.contains("letterboxd uri"), let file {
-            try await counted(try LetterboxdFiles.read(data, as: file, named: name))
+            var reader = try LetterboxdFiles.Reader(data, as: file, named: name)
+            while let part = try reader.next(max: partSize) { try await counted(part) }
             return .letterboxd
         }
         throw ImportRefused(
@@ -118,7 +122,8 @@ public enum ImportReader {
         let order: [LetterboxdFiles.File] = [.watched, .diary, .reviews, .ratings, .likes, .watchlist, .list]
         let known = entries.compactMap { entry in LetterboxdFiles.file(named: entry.path).map { (entry, $0) } }
         for (entry, file) in known.sorted(by: { (order.firstIndex(of: $0.1) ?? 0) < (order.firstIndex(of: $1.1) ?? 0) }) {
-            try await each(try LetterboxdFiles.read(try contents(entry), as: file, named: entry.path))
+            var reader = try LetterboxdFiles.Reader(try contents(entry), as: file, named: entry.path)
+            while let part = try reader.next(max: partSize) { try await each(part) }
         }
         return .letterboxd
     }

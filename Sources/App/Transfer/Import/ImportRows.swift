@@ -61,6 +61,24 @@ public struct ImportRead: Sendable, Equatable {
     public var problems: [ImportProblem] = []
 }
 
+/// A reader of one export file that hands its rows on a part at a time.
+public protocol ImportPartReader {
+    /// Up to `max` rows (and rows that could not be read); nil once the file is read.
+    mutating func next(max: Int) throws(ImportRefused) -> ImportRead?
+}
+
+extension ImportRead {
+    /// Every part of a file, together (for a small file, or a test).
+    static func all(_ reader: inout some ImportPartReader) throws(ImportRefused) -> ImportRead {
+        var whole = ImportRead()
+        while let part = try reader.next(max: .max) {
+            whole.rows += part.rows
+            whole.problems += part.problems
+        }
+        return whole
+    }
+}
+
 /// A CSV file read by column names (any case, the UTF-8 byte-order mark and surrounding spaces
 /// ignored), ragged rows tolerated: a missing column is an empty value. Rows after a header; the
 /// Letterboxd list format's header block before a blank line is skipped by `startingAfterBlankLine`.
@@ -68,8 +86,10 @@ struct NamedCSV {
     let header: [String]
     /// Each column's place, the first of a name winning: found once, not per row and column.
     let columns: [String: Int]
-    /// Each row with its record number; fields past the header's are not kept.
-    let rows: [(line: Int, fields: [String])]
+    /// Read as asked for (`next()`): a file's rows are never all held at once.
+    private let reader: CSVReader
+    private var line: Int
+    private var count = 0
 
     static let maxRows = 200_000
     /// Exports have 4 to 20 columns; a header of thousands would make every lookup costly.
@@ -79,41 +99,47 @@ struct NamedCSV {
         guard String(data: data, encoding: .utf8) != nil else {
             throw ImportRefused(message: "The file is not UTF-8 text: export it again as CSV (UTF-8).")
         }
-        let reader: CSVReader
         do { reader = try CSVReader(stream: InputStream(data: data), hasHeaderRow: false) } catch {
             throw ImportRefused(message: "The file could not be read as CSV.")
         }
         var line = 0
-        var header: [String]?
-        var rows: [(Int, [String])] = []
         var waitingForBlank = startingAfterBlankLine
-        while let fields = reader.next() {
+        var found: [String]?
+        while found == nil, let fields = reader.next() {
             line += 1
             let blank = fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }
             if waitingForBlank {
                 if blank { waitingForBlank = false }
                 continue
             }
-            guard let header else {
-                if blank { continue }
-                guard fields.count <= Self.maxColumns else {
-                    throw ImportRefused(
-                        message: "The file’s header has more than \(Self.maxColumns) columns: this is not an export PopcornSwirl reads.")
-                }
-                header = fields.map(Self.columnName)
-                continue
-            }
             if blank { continue }
-            guard rows.count < Self.maxRows else {
+            guard fields.count <= Self.maxColumns else {
+                throw ImportRefused(message: "The file’s header has more than \(Self.maxColumns) columns: this is not an export PopcornSwirl reads.")
+            }
+            found = fields.map(Self.columnName)
+        }
+        if reader.error != nil { throw Self.unreadable }
+        guard let found else { throw ImportRefused(message: "The file is empty: it has no header row.") }
+        header = found
+        columns = Dictionary(found.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        self.line = line
+    }
+
+    static let unreadable = ImportRefused(message: "The file could not be read as CSV (a quote is left open, or the text is not UTF-8).")
+
+    /// The next row that is not blank, with its record number; fields past the header's are not kept.
+    mutating func next() throws(ImportRefused) -> (line: Int, fields: [String])? {
+        while let fields = reader.next() {
+            line += 1
+            if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            guard count < Self.maxRows else {
                 throw ImportRefused(message: "The file has more than \(Self.maxRows) rows: split it, or export less at a time.")
             }
-            rows.append((line, fields.count > header.count ? Array(fields.prefix(header.count)) : fields))
+            count += 1
+            return (line, fields.count > header.count ? Array(fields.prefix(header.count)) : fields)
         }
-        if reader.error != nil { throw ImportRefused(message: "The file could not be read as CSV (a quote is left open, or the text is not UTF-8).") }
-        guard let header else { throw ImportRefused(message: "The file is empty: it has no header row.") }
-        self.header = header
-        columns = Dictionary(header.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-        self.rows = rows
+        if reader.error != nil { throw Self.unreadable }
+        return nil
     }
 
     static func columnName(_ raw: String) -> String {
