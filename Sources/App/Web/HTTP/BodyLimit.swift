@@ -39,7 +39,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
             }
             guard admitted else {
                 throw HTTPError(
-                    .serviceUnavailable, headers: [.retryAfter: "30"], message: "Other uploads are being read: try again in half a minute.")
+                    .tooManyRequests, headers: [.retryAfter: "30"], message: "Other uploads are being read: try again in half a minute.")
             }
         }
         defer { if large { Self.largeUploads.withLock { $0 -= 1 } } }
