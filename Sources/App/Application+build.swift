@@ -15,10 +15,8 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
         router: router, server: .http1(configuration: httpConfiguration),
         configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "PopcornSwirl"),
         // Stopped last first: the import worker ends its batch before the database closes.
-        services: [
-            SessionCleanup(sessions: services.sessions, logger: services.logger), ShutdownHooks(hooks: [flushImpressions] + onShutdown),
-            ImportWorker(imports: services.imports, logger: services.logger),
-        ],
+        services: [SessionCleanup(sessions: services.sessions, logger: services.logger), ShutdownHooks(hooks: [flushImpressions] + onShutdown)]
+            + (services.config.importWorker ? [ImportWorker(imports: services.imports, logger: services.logger)] : []),
         logger: services.logger
     )
 }

@@ -20,6 +20,9 @@ public struct AppConfig: Sendable {
     public var imageBaseURL: String?
     /// `POPCORN_OFFLINE=1`: never call upstream; serve the cache and the bundled catalogue.
     public var offline: Bool = false
+    /// `IMPORT_WORKER=0`: this server works on no import (another server sharing the database
+    /// does); uploads are still taken.
+    public var importWorker = true
     /// Storefront used for iTunes requests and passed on to partner shops.
     public var country: String = "US"
     /// `PUBLIC_URL`: the address people use. An `https://` one makes every request count as HTTPS
@@ -83,6 +86,7 @@ public struct AppConfig: Sendable {
         if let dir = value("POSTER_CACHE_DIR") { config.posterCacheDirectory = dir }
         if let url = value("IMAGE_BASE_URL") { config.imageBaseURL = try validatedBaseURL(url, name: "IMAGE_BASE_URL") }
         if let flag = value("POPCORN_OFFLINE") { config.offline = ["1", "true", "yes"].contains(flag.lowercased()) }
+        if let flag = value("IMPORT_WORKER") { config.importWorker = !["0", "false", "no"].contains(flag.lowercased()) }
         if let country = value("POPCORN_COUNTRY") {
             guard country.count == 2, country.allSatisfy(\.isLetter) else {
                 throw ConfigError.invalid(name: "POPCORN_COUNTRY", value: country, reason: "expected a two-letter store code")

@@ -105,6 +105,8 @@ struct TestApp {
             config.tvmazeBaseURL = "https://tvmaze.test"
             config.omdbBaseURL = "https://omdb.test"
             config.posterCacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("posters-\(UUID())").path
+            // Tests drive imports themselves (`drain`, `runNext`); one test turns the worker on.
+            config.importWorker = false
             configure(&config)
             let services = try AppServices(
                 config: config, database: database, http: upstream, clock: clock, logger: TestDatabase.logger, sleep: { _ in }

@@ -108,6 +108,23 @@ struct ImportRecoveryTests {
         #expect(kept.tags.count == 50 && kept.tags.allSatisfy { $0.count == 100 })
     }
 
+    @Test("the server's own worker takes up an uploaded import and finishes it")
+    func workerRuns() async throws {
+        try await TestApp.with(configure: { $0.importWorker = true }) { app in
+            try await app.test { client in
+                let (profile, cookie) = try await app.signedIn("ana")
+                let uploaded = try await ImportPageTests.upload(client, try ImportJobTests.letterboxdZIP(), name: "a.zip", cookie: cookie)
+                #expect(uploaded.status == .seeOther)
+                var job = try await app.services.imports.latest(profile: profile)
+                for _ in 0..<100 where job?.state != .done {
+                    try await Task.sleep(for: .milliseconds(100))
+                    job = try await app.services.imports.latest(profile: profile)
+                }
+                #expect(job?.state == .done && job?.landed == 7 && job?.queued == 1)
+            }
+        }
+    }
+
     @Test("progress never passes 100 %, and the estimate reads as a person would say it")
     func progress() {
         var job = ImportJob(

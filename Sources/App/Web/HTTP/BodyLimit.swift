@@ -12,7 +12,11 @@ struct BodyLimitMiddleware: RouterMiddleware {
     /// An import's upload (an export ZIP or CSV), the one exception.
     static var importMaxBytes: Int { 32 << 20 }
 
-    static let largeUploads = Mutex(0)
+    /// Large uploads being read on this server (one router, one count).
+    final class LargeUploads: Sendable {
+        let count = Mutex(0)
+    }
+    let largeUploads = LargeUploads()
 
     /// The limit for this request: the import upload's, or everyone else's.
     static func limit(_ request: Request) -> Int {
@@ -32,7 +36,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
         // At most two large uploads are read at once on a server: each may hold 32 MiB a few times over.
         let large = context.maxUploadSize > Self.maxBytes
         if large {
-            let admitted = Self.largeUploads.withLock { count -> Bool in
+            let admitted = largeUploads.count.withLock { count -> Bool in
                 guard count < 2 else { return false }
                 count += 1
                 return true
@@ -42,7 +46,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
                     .tooManyRequests, headers: [.retryAfter: "30"], message: "Other uploads are being read: try again in half a minute.")
             }
         }
-        defer { if large { Self.largeUploads.withLock { $0 -= 1 } } }
+        defer { if large { largeUploads.count.withLock { $0 -= 1 } } }
         request.body = RequestBody(asyncSequence: LimitedBody(base: request.body, limit: context.maxUploadSize, declared: declared))
         var response = try await next(request, context)
         if response.status == .contentTooLarge { response.headers[.connection] = "close" }
