@@ -21,23 +21,10 @@ enum TitleResolution: Sendable {
 
 extension LibraryActions {
     func savedTitle(_ kind: MediaKind, _ id: Int, profile: UUID?) async -> TitleResolution {
-        do {
-            switch kind {
-            case .movie:
-                switch await titles.movie(id, profile: profile) {
-                case .found(let movie, _): return .found(try movie.savedTitle())
-                case .notFound: return .notFound
-                case .unavailable: return .unavailable
-                }
-            case .show:
-                switch await titles.show(id, profile: profile) {
-                case .found(let show, _): return .found(try show.savedTitle())
-                case .notFound: return .notFound
-                case .unavailable: return .unavailable
-                }
-            }
-        } catch {
-            return .failed
+        switch await titles.title(kind, id, profile: profile) {
+        case .found(let title): (try? title.savedTitle()).map(TitleResolution.found) ?? .failed
+        case .notFound: .notFound
+        case .unavailable: .unavailable
         }
     }
 

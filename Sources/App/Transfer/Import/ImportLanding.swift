@@ -68,9 +68,8 @@ struct ImportLanding: Sendable {
         do {
             if let review = row.review?.trimmingCharacters(in: .whitespacesAndNewlines), !review.isEmpty, let watch = sameDay.first {
                 guard !sameDay.contains(where: { $0.note?.contains(review) == true }) else { return false }
-                let merged = [review, watch.note].compactMap { $0 }.joined(separator: "\n\n")
-                let fitted = merged.count <= LibraryService.noteLimit ? merged : String(merged.prefix(LibraryService.noteLimit - 1)) + "…"
-                _ = try await diary.update(profile: profile, id: watch.id, day: day, rating: watch.rating ?? row.rating, note: fitted)
+                let merged = Self.fitted([review, watch.note].compactMap { $0 }.joined(separator: "\n\n"))
+                _ = try await diary.update(profile: profile, id: watch.id, day: day, rating: watch.rating ?? row.rating, note: merged)
                 return true
             }
             let earlier = try await store.earlierWatches(job: job.id, before: number, kind: saved.kind, id: Int(saved.itemID) ?? 0, day: day)
@@ -87,8 +86,12 @@ struct ImportLanding: Sendable {
         let tags = row.tags.map { "#" + $0.replacingOccurrences(of: " ", with: "-") }.joined(separator: " ")
         let parts = [row.review?.trimmingCharacters(in: .whitespacesAndNewlines), tags].compactMap { $0 }.filter { !$0.isEmpty }
         guard !parts.isEmpty else { return nil }
-        let text = parts.joined(separator: "\n\n")
-        return text.count <= LibraryService.noteLimit ? text : String(text.prefix(LibraryService.noteLimit - 1)) + "…"
+        return fitted(parts.joined(separator: "\n\n"))
+    }
+
+    /// A note within the diary's limit: cut with "…" when longer.
+    static func fitted(_ text: String) -> String {
+        text.count <= LibraryService.noteLimit ? text : String(text.prefix(LibraryService.noteLimit - 1)) + "…"
     }
 
     /// Adds to the person's list of that name (made when there is none); true when it was not in.

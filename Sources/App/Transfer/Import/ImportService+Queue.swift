@@ -44,19 +44,10 @@ extension ImportService {
     public func choose(profile: UUID, job: UUID, number: Int, kind: MediaKind, id: Int) async throws -> Resolved {
         guard let (found, record) = try await row(profile: profile, job: job, number: number), record.state == .queued else { return .notWaiting }
         let title: MatchedTitle
-        switch kind {
-        case .movie:
-            switch await titles.movie(id, profile: profile) {
-            case .found(let movie, _): title = .movie(movie)
-            case .notFound: return .titleNotFound
-            case .unavailable: return .unavailable
-            }
-        case .show:
-            switch await titles.show(id, profile: profile) {
-            case .found(let show, _): title = .show(show)
-            case .notFound: return .titleNotFound
-            case .unavailable: return .unavailable
-            }
+        switch await titles.title(kind, id, profile: profile) {
+        case .found(let found): title = found
+        case .notFound: return .titleNotFound
+        case .unavailable: return .unavailable
         }
         try await matcher.choose(record.row, profile: profile, title: title)
         let settlement = await landing.land(record.row, as: title, how: TitleMatcher.chosen, job: found, number: number)

@@ -9,51 +9,6 @@ public struct TitleCandidate: Codable, Sendable, Equatable {
     public var year: Int?
 }
 
-/// The catalogue's film or show a row was matched to, whole: what lands in the person's lists.
-enum MatchedTitle: Sendable, Equatable {
-    case movie(Movie)
-    case show(Show)
-
-    var kind: MediaKind { if case .movie = self { .movie } else { .show } }
-    var id: Int {
-        switch self {
-        case .movie(let movie): movie.id
-        case .show(let show): show.id
-        }
-    }
-    var name: String {
-        switch self {
-        case .movie(let movie): movie.title
-        case .show(let show): show.name
-        }
-    }
-
-    func savedTitle() throws -> SavedTitle {
-        switch self {
-        case .movie(let movie): try movie.savedTitle()
-        case .show(let show): try show.savedTitle()
-        }
-    }
-
-    func snapshot() throws -> Data {
-        switch self {
-        case .movie(let movie): try JSONEncoder().encode(movie)
-        case .show(let show): try JSONEncoder().encode(show)
-        }
-    }
-
-    init?(kind: MediaKind, snapshot: Data) {
-        switch kind {
-        case .movie:
-            guard let movie = try? JSONDecoder().decode(Movie.self, from: snapshot) else { return nil }
-            self = .movie(movie)
-        case .show:
-            guard let show = try? JSONDecoder().decode(Show.self, from: snapshot) else { return nil }
-            self = .show(show)
-        }
-    }
-}
-
 /// What a row's title came to.
 enum MatchOutcome: Sendable, Equatable {
     /// Found: the title, and how it was found (shown in the report).
