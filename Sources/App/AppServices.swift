@@ -91,10 +91,11 @@ public struct AppServices: Sendable {
         customLists = CustomListService(database: database, clock: clock, versions: library.versions)
         statistics = StatisticsService(database: database, clock: clock)
         exports = ExportService(database: database, clock: clock)
-        titles = TitleLookup(catalog: catalog, shows: shows, library: library)
+        let kept = KeptFilms(store: store, clock: clock)
+        titles = TitleLookup(catalog: catalog, shows: shows, library: library, kept: kept)
         let importStore = ImportStore(database: database, clock: clock)
         imports = ImportService(
-            store: importStore, matcher: TitleMatcher(search: search, shows: shows, omdb: omdb, database: database, clock: clock),
+            store: importStore, matcher: TitleMatcher(search: search, shows: shows, omdb: omdb, kept: kept, database: database, clock: clock),
             landing: ImportLanding(library: library, diary: diary, lists: customLists, store: importStore), titles: titles,
             restore: BackupRestore(database: database, versions: library.versions, history: SearchHistoryStore(database: database)), logger: logger)
         sessions = SessionService(

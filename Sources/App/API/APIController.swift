@@ -160,6 +160,7 @@ extension Components.Schemas.Source {
         case .live(let fetchedAt): self.init(kind: .live, fetchedAt: fetchedAt)
         case .stale(let savedOn): self.init(kind: .stale, fetchedAt: savedOn)
         case .offlineCatalogue: self.init(kind: .offlineCatalogue)
+        case .kept: self.init(kind: .kept)
         }
     }
 }

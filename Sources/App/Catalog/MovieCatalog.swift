@@ -9,6 +9,8 @@ public enum CatalogSource: Sendable, Equatable {
     case stale(savedOn: Date)
     /// iTunes failed and nothing was cached: the bundled offline catalogue.
     case offlineCatalogue
+    /// A film iTunes does not have, kept by an import with what OMDb knows of it (`KeptFilms`).
+    case kept
 
     public var isLive: Bool { if case .live = self { true } else { false } }
 
@@ -18,6 +20,7 @@ public enum CatalogSource: Sendable, Equatable {
         case .live(let fetchedAt): "live:\(fetchedAt.timeIntervalSince1970)"
         case .stale(let savedOn): "stale:\(savedOn.timeIntervalSince1970)"
         case .offlineCatalogue: "offline"
+        case .kept: "kept"
         }
     }
 }
@@ -108,6 +111,8 @@ public final class MovieCatalog: Sendable {
     /// One film by iTunes id: fresh lookup cache, else a fresh year list that holds it, else iTunes,
     /// else a stale answer, else the offline catalogue.
     public func movie(id: Int) async -> MovieLookup {
+        // A film kept by an import is not an iTunes film: `TitleLookup` answers for it.
+        if KeptFilms.imdbID(of: id) != nil { return .notFound }
         if let movie = fromYearLists(id, freshOnly: true) { return .found(movie.0, .live(fetchedAt: movie.1)) }
         let fetched = await upstream.fetch(key: lookupKey(id), url: lookupURL(id), freshFor: Self.lookupFreshness) { body in
             _ = try ITunesDecoder.movies(from: body)

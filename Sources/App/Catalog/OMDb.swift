@@ -129,6 +129,7 @@ public final class OMDbClient: Sendable {
     /// apart), accepting a film at most a year away.
     public func details(for movie: Movie) async -> OMDbStatus {
         guard let apiKey else { return .disabled }
+        if let imdb = KeptFilms.imdbID(of: movie.id) { return await lookup(apiKey, key: idKey(imdb), query: "i=\(imdb)").status }
         var known = imdbIDs.withLock { $0[movie.id] }
         if known == nil, let stored = try? await store.read(imdbKey(movie.id)) {
             known = String(decoding: stored.body, as: UTF8.self)

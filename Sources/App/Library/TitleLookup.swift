@@ -7,8 +7,15 @@ struct TitleLookup: Sendable {
     let catalog: MovieCatalog
     let shows: ShowCatalog
     let library: LibraryService
+    let kept: KeptFilms
 
     func movie(_ id: Int, profile: UUID?) async -> MovieLookup {
+        if KeptFilms.imdbID(of: id) != nil {
+            // A film iTunes lacks, kept by an import: never asked of iTunes.
+            if let film = try? await kept.film(id: id) { return .found(film.movie, .kept) }
+            if let snapshot = try? await library.snapshot(profile: profile, movieID: id) { return .found(snapshot.movie, .kept) }
+            return .notFound
+        }
         let lookup = await catalog.movie(id: id)
         if case .unavailable = lookup, let snapshot = try? await library.snapshot(profile: profile, movieID: id) {
             return .found(snapshot.movie, .stale(savedOn: snapshot.savedAt))

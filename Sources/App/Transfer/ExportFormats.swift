@@ -10,8 +10,8 @@ public enum ExportFormats {
     /// its latest watch the film's own rating; the watch's note as the review), then one row
     /// without a date for each film marked Watched but never logged (its rating and note); a
     /// favorite not watched is left out (Letterboxd would count it as seen). Shows are left out:
-    /// Letterboxd has films only. IMDb ids are not kept yet, so `imdbID` is empty and Letterboxd
-    /// matches on title and year.
+    /// Letterboxd has films only. `imdbID` is filled for films kept by their IMDb id (`KeptFilms`);
+    /// iTunes films have none, and Letterboxd matches them on title and year.
     public static func letterboxdCSV(_ backup: Backup) -> String {
         let films = backup.titles.filter { $0.kind == .movie }
         let saved = Dictionary(films.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
@@ -24,12 +24,14 @@ public enum ExportFormats {
             let rating = watch.rating ?? (latest[watch.id] == index ? film?.rating : nil)
             let rewatch = !seen.insert(watch.id).inserted
             csv += CSV.line([
-                watch.title, year(film?.releaseDate), "", watch.day, rating.map(String.init) ?? "", rewatch ? "true" : "false", "",
+                watch.title, year(film?.releaseDate), imdbID(watch.id), watch.day, rating.map(String.init) ?? "", rewatch ? "true" : "false", "",
                 watch.note ?? "",
             ])
         }
         for film in films where film.watched && !seen.contains(film.id) {
-            csv += CSV.line([film.title, year(film.releaseDate), "", "", film.rating.map(String.init) ?? "", "false", "", film.note ?? ""])
+            csv += CSV.line([
+                film.title, year(film.releaseDate), imdbID(film.id), "", film.rating.map(String.init) ?? "", "false", "", film.note ?? "",
+            ])
         }
         return csv
     }
@@ -52,6 +54,8 @@ public enum ExportFormats {
         let slug = String(words.joined(separator: "-").prefix(60))
         return slug.isEmpty ? "list" : slug
     }
+
+    static func imdbID(_ itemID: String) -> String { Int(itemID).flatMap(KeptFilms.imdbID(of:)) ?? "" }
 
     static func year(_ date: Date?) -> String {
         date.map { String(Calendar.utc.component(.year, from: $0)) } ?? ""

@@ -63,7 +63,7 @@ struct ImportRecoveryTests {
     @Test("IMDb rows: a show by its IMDb id on TVMaze, a film by its IMDb id through OMDb, one iTunes lacks kept by its IMDb id")
     func imdbAndShows() async throws {
         try await TestApp.with(configure: { $0.omdbAPIKey = Fixtures.omdbKey }) { app in
-            let (profile, _) = try await app.signedIn("ana")
+            let (profile, cookie) = try await app.signedIn("ana")
             let csv = """
                 Const,Your Rating,Date Rated,Title,URL,Title Type,IMDb Rating,Runtime (mins),Year,Genres,Num Votes,Release Date,Directors
                 tt1723816,8,2024-01-02,Girls,u,TV Series,7.3,30,2012,Comedy,1,2012-04-15,
@@ -72,14 +72,41 @@ struct ImportRecoveryTests {
 
                 """
             let job = try await ImportJobTests.run(app, profile, Data(csv.utf8), "ratings.csv")
-            #expect(job.source == .imdb && job.landed == 2 && job.skipped == 1 && job.queued == 0, "\(job)")
-            let kept = try #require(try await app.services.imports.store.records(job: job.id, states: [.kept], limit: 5).first)
-            #expect(kept.row.imdbID == "tt0133093" && kept.row.rating == 9, "kept with what the row says")
-            #expect(kept.reason == "Not on iTunes: kept with its IMDb id tt0133093, as OMDb knows it: “The Matrix” (1999).")
+            #expect(job.source == .imdb && job.landed == 3 && job.skipped == 0 && job.queued == 0, "\(job)")
+            // The film iTunes lacks lands under its IMDb id, with what OMDb says of it.
+            let keptID = try #require(KeptFilms.id(imdb: "tt0133093"))
+            #expect(keptID == 90_000_133_093 && KeptFilms.imdbID(of: keptID) == "tt0133093")
+            #expect(KeptFilms.id(imdb: "tt12345678") == 90_012_345_678 && KeptFilms.id(imdb: "tt133093") == nil, "IMDb writes seven digits or more")
+            #expect(KeptFilms.imdbID(of: 284_910_350) == nil, "an iTunes id is not a kept one")
+            let kept = try #require(try await app.services.library.item(profile: profile, movieID: keptID))
+            #expect(kept.rating == 9 && kept.title == "The Matrix")
+            let record = try #require(
+                try await app.services.imports.store.records(job: job.id, states: [.landed], limit: 5).first { $0.row.imdbID == "tt0133093" })
+            #expect(record.matchHow == ImportService.keptHow && record.matchID == String(keptID))
+            #expect(record.reason == "Not on iTunes: kept with its IMDb id tt0133093, as OMDb knows it: “The Matrix” (1999).")
             #expect(try await app.services.library.item(profile: profile, movieID: 139, kind: .show)?.rating == 8)
             #expect(try await app.services.library.item(profile: profile, movieID: ImportJobTests.films.spiderVerse)?.rating == 10)
             let report = try await app.services.imports.report(profile: profile, job: job.id)?.csv() ?? ""
             #expect(report.contains("IMDb id on TVMaze") && report.contains("IMDb id via OMDb, then title and year on iTunes"))
+            #expect(report.contains(ImportService.keptHow))
+
+            // Its page opens from what was kept, marked as not on iTunes, without asking iTunes.
+            let itunesCalls = app.upstream.requested(host: "itunes.test").count
+            try await app.test { client in
+                let page = try await client.get("/movies/\(keptID)", cookie: cookie)
+                #expect(page.status == .ok)
+                #expect(page.text.contains("The Matrix") && page.text.contains("Lana Wachowski") && page.text.contains("2 h 16 min"))
+                #expect(page.text.contains("Not on iTunes — kept from an import by its IMDb id"))
+                // An id in the kept range that no import kept is not found.
+                let unknown = try await client.get("/movies/\(KeptFilms.keptIDBase + 1_234_567)", cookie: cookie)
+                #expect(unknown.status == .notFound)
+                // A watch of it is logged from its page like any film's; a Letterboxd export names it by its IMDb id.
+                let logged = try await client.postForm("/library/movies/\(keptID)/watches", [("day", "2024-05-01")], cookie: cookie)
+                #expect(logged.status == .seeOther)
+                let export = try await client.get("/export/letterboxd.csv", cookie: cookie).text
+                #expect(export.contains("The Matrix,1999,tt0133093,2024-05-01,9,false"))
+            }
+            #expect(app.upstream.requested(host: "itunes.test").count == itunesCalls, "a kept film is never asked of iTunes")
         }
     }
 

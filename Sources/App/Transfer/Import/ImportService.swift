@@ -8,6 +8,8 @@ import Logging
 public struct ImportService: Sendable {
     /// Rows a worker takes at a time before it renews its lease and looks for a cancel.
     static let batch = 20
+    /// How a film iTunes lacks was found, in the report.
+    static let keptHow = "IMDb id via OMDb; not on iTunes, so kept by its IMDb id"
 
     let store: ImportStore
     let matcher: TitleMatcher
@@ -113,10 +115,10 @@ public struct ImportService: Sendable {
                     try await store.settle(
                         job: job.id, number: number, from: .pending,
                         RowSettlement(state: .queued, step: "match", reason: reason, candidates: candidates))
-                case .notInCatalogue(let reason):
-                    try await store.settle(
-                        job: job.id, number: number, from: .pending,
-                        RowSettlement(state: .kept, step: "match", reason: reason, how: "IMDb id via OMDb"))
+                case .notInCatalogue(let film, let reason):
+                    var settlement = await landing.land(row, as: .movie(film), how: Self.keptHow, job: job, number: number)
+                    if settlement.state == .landed { settlement.reason = reason }
+                    try await store.settle(job: job.id, number: number, from: .pending, settlement)
                 case .found(let title, let how):
                     let settlement = await landing.land(row, as: title, how: how, job: job, number: number)
                     try await store.settle(job: job.id, number: number, from: .pending, settlement)

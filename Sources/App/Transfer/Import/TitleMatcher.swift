@@ -15,9 +15,9 @@ enum MatchOutcome: Sendable, Equatable {
     case found(MatchedTitle, how: String)
     /// Not found for sure: what came closest (perhaps nothing); the row waits for the person.
     case unsure([TitleCandidate], reason: String)
-    /// A film OMDb knows by the row's IMDb id that iTunes does not have: kept with its IMDb id and
-    /// what OMDb says of it, not queued.
-    case notInCatalogue(reason: String)
+    /// A film OMDb knows by the row's IMDb id that iTunes does not have: kept under its IMDb id
+    /// with what OMDb says of it (`KeptFilms`), and landed like any other film.
+    case notInCatalogue(Movie, reason: String)
     /// The upstream allowance is spent for now (or the upstream refused): ask again after this wait.
     case wait(seconds: Int, reason: String)
 }
@@ -38,6 +38,7 @@ struct TitleMatcher: Sendable {
     let search: SearchService
     let shows: ShowCatalog
     let omdb: OMDbClient
+    let kept: KeptFilms
     let database: AppDatabase
     let clock: any AppClock
 
@@ -68,7 +69,9 @@ struct TitleMatcher: Sendable {
         case .wait: break
         case .found(let title, let how): try await remember(key, kind: title.kind, title: title, how: how, candidates: [])
         case .unsure(let candidates, let reason): try await remember(key, kind: row.kind ?? .movie, title: nil, how: reason, candidates: candidates)
-        case .notInCatalogue(let reason): try await remember(key, kind: .movie, title: nil, how: Self.notInCatalogue + reason, candidates: [])
+        case .notInCatalogue(let film, let reason):
+            try await kept.keep(film)
+            try await remember(key, kind: .movie, title: .movie(film), how: Self.notInCatalogue + reason, candidates: [])
         }
         return answer
     }
@@ -87,7 +90,9 @@ struct TitleMatcher: Sendable {
         var title = row.title
         var year = row.year
         var via = ""
+        var known: OMDbDetails?
         if let imdb = row.imdbID, case .found(let details, _) = await omdb.details(imdbID: imdb) {
+            known = details
             title = details.title
             year = details.startYear ?? year
             via = "IMDb id via OMDb, then "
@@ -105,9 +110,9 @@ struct TitleMatcher: Sendable {
                 candidates += found.filter { found in !candidates.contains(found) }
             }
         }
-        if !via.isEmpty, let imdb = row.imdbID {
-            let reason = "Not on iTunes: kept with its IMDb id \(imdb), as OMDb knows it: “\(title)”\(year.map { " (\($0))" } ?? "")."
-            return (.notInCatalogue(reason: reason), true)
+        if let known, let film = KeptFilms.film(known) {
+            let reason = "Not on iTunes: kept with its IMDb id \(known.imdbID), as OMDb knows it: “\(title)”\(year.map { " (\($0))" } ?? "")."
+            return (.notInCatalogue(film, reason: reason), true)
         }
         return (.unsure(Array(candidates.prefix(Self.candidateLimit)), reason: Self.noMatch(title, year, on: "iTunes")), false)
     }
@@ -165,6 +170,13 @@ struct TitleMatcher: Sendable {
         let how = try row.decode(column: "how", as: String.self)
         let resolvedAt = try row.decode(column: "resolved_at", as: Date.self)
         let kind = MediaKind(rawValue: try row.decode(column: "media_kind", as: String.self)) ?? .movie
+        if how.hasPrefix(Self.notInCatalogue) {
+            // A kept film whose copy no longer decodes is asked for again.
+            guard let snapshot = try row.decode(column: "snapshot", as: String?.self),
+                case .movie(let film) = MatchedTitle(kind: .movie, snapshot: Data(snapshot.utf8))
+            else { return nil }
+            return .notInCatalogue(film, reason: String(how.dropFirst(Self.notInCatalogue.count)))
+        }
         if let snapshot = try row.decode(column: "snapshot", as: String?.self) {
             // A snapshot that no longer decodes is asked for again.
             return MatchedTitle(kind: kind, snapshot: Data(snapshot.utf8)).map { .found($0, how: how) }
@@ -172,7 +184,6 @@ struct TitleMatcher: Sendable {
         let candidates = try row.decode(column: "candidates", as: String?.self).flatMap {
             try? JSONDecoder().decode([TitleCandidate].self, from: Data($0.utf8))
         }
-        if how.hasPrefix(Self.notInCatalogue) { return .notInCatalogue(reason: String(how.dropFirst(Self.notInCatalogue.count))) }
         guard clock.now().timeIntervalSince(resolvedAt) < Self.unsureFreshness else { return nil }
         return .unsure(candidates ?? [], reason: how)
     }

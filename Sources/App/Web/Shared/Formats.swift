@@ -8,6 +8,7 @@ enum Formats {
         case .live: nil
         case .stale(let savedOn): SourceNotice(text: "Offline — showing results saved on", savedOn: Moment(savedOn))
         case .offlineCatalogue: SourceNotice(text: "Offline — \(provider) can’t be reached, showing PopcornSwirl’s built-in catalogue", savedOn: nil)
+        case .kept: SourceNotice(text: "Not on iTunes — kept from an import by its IMDb id, with what OMDb knows of it", savedOn: nil)
         }
     }
 
