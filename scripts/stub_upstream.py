@@ -14,6 +14,7 @@ Serves, on one port of 127.0.0.1, in the upstreams' own wire formats:
     GET /img/<host>/<path...>          a small solid-colour PNG (60x90)
   TVMaze (fixture Tests/AppTests/Fixtures/tvmaze/shows.json)
     GET /shows?page=N   GET /shows/ID   GET /search/shows?q=   GET /singlesearch/shows?q=
+    GET /lookup/shows?imdb=tt… | ?thetvdb=N   (301 to /shows/ID, 404 when unknown)
   OMDb (fixture Tests/AppTests/Fixtures/omdb/movies.json; the only valid key is `test-key`)
     GET /?apikey=K&t=TITLE[&y=YEAR]   GET /?apikey=K&i=ttID   GET /?apikey=K&s=TEXT
 
@@ -511,6 +512,8 @@ class Handler(BaseHTTPRequestHandler):
             return "tvmaze", self.tvmaze_search
         if path in ("/singlesearch/shows", "/singlesearch/shows/"):
             return "tvmaze", self.tvmaze_singlesearch
+        if path in ("/lookup/shows", "/lookup/shows/"):
+            return "tvmaze", self.tvmaze_lookup
         if path == "/":
             return "omdb", self.omdb
         return None, None
@@ -650,6 +653,16 @@ class Handler(BaseHTTPRequestHandler):
         if not matches:
             return json_response(404, TVMAZE_NOT_FOUND, TVMAZE_CONTENT_TYPE)
         return json_response(200, matches[0], TVMAZE_CONTENT_TYPE)
+
+    def tvmaze_lookup(self, path: str, query: dict) -> Response:
+        """An outside id (imdb= or thetvdb=): 301 to /shows/ID as TVMaze answers, else 404."""
+        imdb, tvdb = first(query, "imdb"), first(query, "thetvdb")
+        for show in self.server.catalog.tvmaze_shows():
+            externals = show.get("externals") or {}
+            if (imdb and externals.get("imdb") == imdb) or (tvdb and str(externals.get("thetvdb")) == tvdb):
+                host = self.headers.get("Host", "127.0.0.1")
+                return Response(301, b"", None, [("Location", f"http://{host}/shows/{show.get('id')}")])
+        return json_response(404, TVMAZE_NOT_FOUND, TVMAZE_CONTENT_TYPE)
 
     # -- OMDb -----------------------------------------------------------------
 

@@ -56,7 +56,8 @@ public final class AsyncHTTPUpstream: UpstreamHTTP {
             return UpstreamResponse(
                 status: Int(response.status.code),
                 contentType: response.headers.first(name: "Content-Type"),
-                body: Data(buffer: body)
+                body: Data(buffer: body),
+                location: response.headers.first(name: "Location")
             )
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw .unreachable("timed out: \(url.host ?? "")")

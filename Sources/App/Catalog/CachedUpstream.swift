@@ -51,16 +51,20 @@ public struct FetchPolicy: Sendable {
     public var bodyStatuses: Set<Int> = []
     /// Checked before each call; when spent the fetch fails with `.quotaExhausted`.
     public var budget: (any CallBudget)?
+    /// Where a redirect is the answer (TVMaze's `/lookup/shows` points at the show): a 3xx with a
+    /// `Location` is kept as `RedirectAnswer`'s JSON, for `validate` and the caller to read.
+    public var keepsRedirects = false
 
     public init(
         freshness: @escaping @Sendable (Data) -> TimeInterval, headers: [(String, String)] = [], notFoundBody: Data? = nil,
-        bodyStatuses: Set<Int> = [], budget: (any CallBudget)? = nil
+        bodyStatuses: Set<Int> = [], budget: (any CallBudget)? = nil, keepsRedirects: Bool = false
     ) {
         self.freshness = freshness
         self.headers = headers
         self.notFoundBody = notFoundBody
         self.bodyStatuses = bodyStatuses
         self.budget = budget
+        self.keepsRedirects = keepsRedirects
     }
 }
 
@@ -201,6 +205,8 @@ public final class CachedUpstream: Sendable {
                 body = response.body
             case 404 where policy.notFoundBody != nil:
                 body = policy.notFoundBody!
+            case 300..<400 where policy.keepsRedirects && response.location != nil:
+                body = (try? JSONEncoder().encode(RedirectAnswer(location: response.location!))) ?? Data()
             case let status where policy.bodyStatuses.contains(status):
                 // The body explains the error (OMDb's 401): `validate` turns it into a refusal.
                 body = response.body

@@ -5,12 +5,22 @@ public struct UpstreamResponse: Sendable {
     public var status: Int
     public var contentType: String?
     public var body: Data
+    /// Where a redirect points (redirects are never followed: `FetchPolicy.keepsRedirects`).
+    public var location: String?
 
-    public init(status: Int, contentType: String? = nil, body: Data) {
+    public init(status: Int, contentType: String? = nil, body: Data, location: String? = nil) {
         self.status = status
         self.contentType = contentType
         self.body = body
+        self.location = location
     }
+}
+
+/// A redirect kept as an answer (`FetchPolicy.keepsRedirects`): where it pointed.
+public struct RedirectAnswer: Codable, Sendable, Equatable {
+    public var location: String
+
+    static func decode(_ body: Data) -> RedirectAnswer? { try? JSONDecoder().decode(RedirectAnswer.self, from: body) }
 }
 
 /// Why an upstream call produced nothing usable. None of these is ever cached.

@@ -73,6 +73,49 @@ public final class ShowCatalog: Sendable {
         return .unavailable(error)
     }
 
+    /// An id a show has outside TVMaze, as `/lookup/shows` takes it.
+    enum ExternalID: Sendable, Equatable {
+        case imdb(String)
+        case thetvdb(Int)
+
+        var query: String {
+            switch self {
+            case .imdb(let id): "imdb=\(PercentEncoding.query(id))"
+            case .thetvdb(let id): "thetvdb=\(id)"
+            }
+        }
+    }
+
+    /// The show TVMaze files under an outside id: `/lookup/shows?imdb=` answers with a redirect to
+    /// `/shows/:id` (read, not followed: the show then comes through `show(id:)` and its cache),
+    /// 404 when it has none (nil). An answer of the show itself is read too. Both are kept an hour.
+    func lookup(_ external: ExternalID) async -> Result<Show?, UpstreamError> {
+        let url = URL(string: "\(baseURL)/lookup/shows?\(external.query)")!
+        let policy = FetchPolicy(freshness: { _ in Self.freshness }, notFoundBody: Data("null".utf8), keepsRedirects: true)
+        let fetched = await upstream.fetch(key: "tvmaze:lookup:\(external.query)", url: url, policy: policy) { body in
+            if body != Data("null".utf8), Self.redirectedID(body) == nil { _ = try TVMazeDecoder.show(from: body) }
+        }
+        guard let answer = fetched.answer else {
+            if case .failed(let error) = fetched { return .failure(error) }
+            return .success(nil)
+        }
+        if let show = try? TVMazeDecoder.show(from: answer.body.body) { return .success(show) }
+        guard let id = Self.redirectedID(answer.body.body) else { return .success(nil) }
+        switch await show(id: id) {
+        case .found(let show, _): return .success(show)
+        case .notFound: return .success(nil)
+        case .unavailable(let error): return .failure(error)
+        }
+    }
+
+    /// The show id of a redirect to `…/shows/:id`.
+    static func redirectedID(_ body: Data) -> Int? {
+        guard let answer = RedirectAnswer.decode(body), let path = URLComponents(string: answer.location)?.path else { return nil }
+        let parts = path.split(separator: "/")
+        guard parts.count == 2, parts[0] == "shows", let id = Int(parts[1]), id > 0 else { return nil }
+        return id
+    }
+
     public func search(_ query: String) async -> ShowSearchResult {
         switch await find(query) {
         case .success(let result): return result

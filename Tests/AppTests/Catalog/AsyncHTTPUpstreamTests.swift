@@ -38,6 +38,7 @@ struct AsyncHTTPUpstreamTests {
             #expect(forbidden.status == 403 && forbidden.body.isEmpty)
             let redirect = try await http.get(URL(string: "http://127.0.0.1:\(port)/redirect")!, headers: [])
             #expect(redirect.status == 303, "redirects are not followed")
+            #expect(redirect.location == "http://127.0.0.1:1/elsewhere", "where it pointed is told")
             await http.shutdown()
         }
     }

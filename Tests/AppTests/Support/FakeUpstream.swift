@@ -115,6 +115,17 @@ extension Fixtures {
         if url.path.hasPrefix("/shows/"), let id = Int(url.path.dropFirst("/shows/".count)) {
             return tvmazeShows.first { $0["id"] as? Int == id }.map(json) ?? notFound
         }
+        if url.path == "/lookup/shows" {
+            // TVMaze answers an outside id with a redirect to the show, or 404.
+            let show = tvmazeShows.first { show in
+                let externals = show["externals"] as? [String: Any]
+                return value("imdb").map { externals?["imdb"] as? String == $0 } ?? value("thetvdb").flatMap(Int.init).map {
+                    externals?["thetvdb"] as? Int == $0
+                } ?? false
+            }
+            guard let id = show?["id"] as? Int else { return notFound }
+            return UpstreamResponse(status: 301, body: Data(), location: "https://api.tvmaze.com/shows/\(id)")
+        }
         if url.path == "/search/shows" {
             let q = (value("q") ?? "").lowercased()
             return json(tvmazeShows.filter { ($0["name"] as! String).lowercased().contains(q) }.map { ["score": 0.9, "show": $0] })

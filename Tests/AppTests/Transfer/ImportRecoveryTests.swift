@@ -1,4 +1,5 @@
 import Foundation
+import SQLKit
 import Testing
 
 @testable import App
@@ -60,6 +61,35 @@ struct ImportRecoveryTests {
         }
     }
 
+    @Test("an import's calls count against its person's share of iTunes, in the database: past it the job waits its turn")
+    func personsShare() async throws {
+        try await TestApp.with { app in
+            let (profile, _) = try await app.signedIn("ana")
+            let titles = [
+                "Spider-Man: Into the Spider-Verse,2018", "Spider,2003", "Midsommar,2019", "Amélie,2001", "Nowhere A,2000", "Nowhere B,2000",
+                "Nowhere C,2000",
+            ]
+            let csv = "Date,Name,Year,Letterboxd URI\n" + titles.map { "2024-01-01,\($0),https://boxd.it/x\n" }.joined()
+            guard case .started = try await app.services.imports.start(profile: profile, data: Data(csv.utf8), fileName: "watched.csv") else {
+                Issue.record("not started")
+                return
+            }
+            #expect(try await app.services.imports.runNext(owner: "w"))
+            let waiting = try #require(try await app.services.imports.latest(profile: profile))
+            let share = ClientShare.Limits().itunesPerMinute
+            #expect(waiting.state == .running && waiting.pending == titles.count - share)
+            #expect(waiting.message == "Waiting for your share of iTunes’s allowance of calls.")
+            #expect(app.upstream.requested(host: "itunes.test").count == share)
+            let counted = try await app.services.database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+                .from("upstream_shares").where("client", .equal, SQLBind("account:\(profile.uuidString)")).first()?.decode(column: "n", as: Int.self)
+            #expect(counted == share, "counted for every server to see")
+            app.clock.advance(61)
+            #expect(try await app.services.imports.runNext(owner: "w"))
+            let done = try #require(try await app.services.imports.latest(profile: profile))
+            #expect(done.state == .done && done.landed == 4 && done.queued == 3)
+        }
+    }
+
     @Test("IMDb rows: a show by its IMDb id on TVMaze, a film by its IMDb id through OMDb, one iTunes lacks kept by its IMDb id")
     func imdbAndShows() async throws {
         try await TestApp.with(configure: { $0.omdbAPIKey = Fixtures.omdbKey }) { app in
@@ -108,6 +138,36 @@ struct ImportRecoveryTests {
             }
             #expect(app.upstream.requested(host: "itunes.test").count == itunesCalls, "a kept film is never asked of iTunes")
         }
+    }
+
+    @Test("a show is found by TVMaze's lookup of its IMDb or TheTVDB id, whatever the row calls it; an id TVMaze lacks falls back to the name")
+    func showLookups() async throws {
+        try await TestApp.with { app in
+            let (profile, _) = try await app.signedIn("ana")
+            let matcher = app.services.imports.matcher
+            let girls = try #require(await Self.show(app, 139))
+            let wonderEgg = try #require(await Self.show(app, 52491))
+            let pokemon = try #require(await Self.show(app, 590))
+            var byIMDb = ImportRow(file: "watched-history.json", line: 1, kind: .show, title: "Les Filles", year: 2012)
+            byIMDb.imdbID = "tt1723816"
+            #expect(try await matcher.resolve(byIMDb, profile: profile) == .found(.show(girls), how: "IMDb id on TVMaze"))
+            var byTVDB = ImportRow(file: "watched-history.json", line: 2, kind: .show, title: "ワンダーエッグ・プライオリティ", year: 2021)
+            byTVDB.tvdbID = 390_028
+            #expect(try await matcher.resolve(byTVDB, profile: profile) == .found(.show(wonderEgg), how: "TheTVDB id on TVMaze"))
+            var unknown = ImportRow(file: "watched-history.json", line: 3, kind: .show, title: "Pokémon", year: 1997)
+            unknown.tvdbID = 1
+            let byName = try await matcher.resolve(unknown, profile: profile)
+            #expect(byName == .found(.show(pokemon), how: "title and year on TVMaze"))
+            let asked = app.upstream.requested(host: "tvmaze.test").map { "\($0.path)?\($0.query ?? "")" }
+            #expect(asked.contains("/lookup/shows?imdb=tt1723816") && asked.contains("/lookup/shows?thetvdb=390028"))
+            #expect(asked.contains("/lookup/shows?thetvdb=1"))
+            #expect(!asked.contains { $0.hasPrefix("/search/shows?q=Les") }, "no name search once the id answered")
+        }
+    }
+
+    static func show(_ app: TestApp, _ id: Int) async -> Show? {
+        if case .found(let show, _) = await app.services.shows.show(id: id) { return show }
+        return nil
     }
 
     @Test("an iTunes answer about one title (a 400, a body that is not JSON) queues that row; the job goes on")

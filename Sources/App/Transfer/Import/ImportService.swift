@@ -98,7 +98,13 @@ public struct ImportService: Sendable {
                 try Task.checkCancellation()
                 guard try await store.renew(job: job.id, owner: owner) else { return }
                 let outcome: MatchOutcome
-                do { outcome = try await matcher.resolve(row, profile: job.profileID) } catch is CancellationError {
+                do {
+                    // The import's calls count against its person's fair share of each upstream,
+                    // in the database: one person's import leaves the rest of the allowance to others.
+                    outcome = try await UpstreamClient.$current.withValue(UpstreamClient(account: job.profileID, address: nil)) {
+                        try await matcher.resolve(row, profile: job.profileID)
+                    }
+                } catch is CancellationError {
                     throw CancellationError()
                 } catch {
                     logger.error("import row \(number) of \(job.id) could not be matched: \(String(reflecting: error))")

@@ -29,8 +29,9 @@ enum MatchOutcome: Sendable, Equatable {
 /// Films: an IMDb id is turned into a title and year by OMDb (when a key is set); then iTunes'
 /// title search, the exact title in the same year first, then a year either way; a title without
 /// a year is taken only when exactly one film has it. The original title is tried when the
-/// title finds nothing. Shows: TVMaze's name search, the show with the row's IMDb id first, then
-/// the exact name in the year it premiered (a year either way), then a lone exact name.
+/// title finds nothing. Shows: TVMaze's lookup by the row's IMDb id, then by its TheTVDB id; then
+/// its name search, the show with the row's IMDb id first, then the exact name in the year it
+/// premiered (a year either way), then a lone exact name.
 struct TitleMatcher: Sendable {
     static let candidateLimit = 5
     static let waitAfterRefusal = 20
@@ -118,12 +119,23 @@ struct TitleMatcher: Sendable {
     }
 
     private func show(_ row: ImportRow) async -> (MatchOutcome, confirmed: Bool) {
+        // TVMaze's own answer for the row's IMDb or TheTVDB id, before any name.
+        let ids: [(ShowCatalog.ExternalID?, String)] = [
+            (row.imdbID.map { .imdb($0) }, "IMDb id on TVMaze"), (row.tvdbID.map { .thetvdb($0) }, "TheTVDB id on TVMaze"),
+        ]
+        for case (let id?, let how) in ids {
+            switch await shows.lookup(id) {
+            case .failure(let error): return (Self.refused(error, "TVMaze"), false)
+            case .success(let show?): return (.found(.show(show), how: how), id == row.imdbID.map { .imdb($0) })
+            case .success(nil): continue
+            }
+        }
         guard !row.title.isEmpty else { return (.unsure([], reason: "The row has no name to look for."), false) }
         switch await shows.find(row.title) {
         case .failure(let error): return (Self.refused(error, "TVMaze"), false)
         case .success(let result):
             if let imdb = row.imdbID, let show = result.shows.first(where: { $0.imdbID == imdb }) {
-                return (.found(.show(show), how: "IMDb id on TVMaze"), true)
+                return (.found(.show(show), how: "IMDb id in TVMaze's search"), true)
             }
             let found = result.shows.map { TitleCandidate(kind: .show, id: $0.id, title: $0.name, year: $0.premieredYear) }
             if let pick = Self.pick(found, title: row.title, year: row.year), let show = result.shows.first(where: { $0.id == pick.0.id }) {
@@ -152,7 +164,9 @@ struct TitleMatcher: Sendable {
     /// one about this title (a 4xx, an answer that is not one) puts the row in Needs a match.
     static func refused(_ error: UpstreamError, _ upstream: String) -> MatchOutcome {
         switch error {
-        case .throttled, .rateLimited, .overShare, .quotaExhausted:
+        case .overShare(_, let retryAfter):
+            return .wait(seconds: max(1, retryAfter), reason: "Waiting for your share of \(upstream)’s allowance of calls.")
+        case .throttled, .rateLimited, .quotaExhausted:
             return .wait(seconds: waitAfterRefusal, reason: "Waiting for \(upstream)’s allowance of calls.")
         case .badStatus(let status) where status < 500:
             return .unsure([], reason: "\(upstream) refused the search for this title (status \(status)).")
