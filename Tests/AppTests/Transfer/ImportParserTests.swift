@@ -120,6 +120,29 @@ struct ImportParserTests {
         #expect(TraktFiles.file(named: "lists-list-top-10.json") == .list("top-10"))
     }
 
+    @Test(
+        "a Trakt file is read entry by entry: strings holding brackets and escaped quotes, nesting and space are skipped over; a broken array is refused"
+    )
+    func traktEntries() throws {
+        let json = "\u{FEFF} [ {\"a\": \"x],[\\\"}\", \"b\": [1, {\"c\": []}]} ,\n[2, 3], \"s\" , 4 ]\n"
+        var elements = JSONArrayElements(Data(json.utf8))
+        let read = Array(AnySequence { elements }).map { String(decoding: $0, as: UTF8.self) }
+        #expect(read == [#"{"a": "x],[\"}", "b": [1, {"c": []}]} "#, "[2, 3]", #""s" "#, "4 "])
+        #expect(Array(JSONArrayElements(Data("[]".utf8))).isEmpty)
+        for broken in ["", "{}", "[1,]", "[1", "[\"open]", "[1] 2", "[,1]"] {
+            elements = JSONArrayElements(Data(broken.utf8))
+            while elements.next() != nil {}
+            #expect(elements.failure != nil, "\(broken)")
+        }
+        do {
+            _ = try TraktFiles.read(
+                Data(#"[{"type": "movie", "movie": {"title": "A"}}, {"type": 3}]"#.utf8), as: .history, named: "watched-history.json")
+            Issue.record("read")
+        } catch {
+            #expect(error.message == "watched-history.json is not a Trakt export file: its entry 2 could not be read (a value of the wrong type).")
+        }
+    }
+
     @Test("a Trakt file of more than 200,000 entries is refused before more are decoded")
     func traktCap() {
         let json = "[" + Array(repeating: "{}", count: NamedCSV.maxRows + 1).joined(separator: ",") + "]"

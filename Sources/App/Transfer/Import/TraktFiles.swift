@@ -68,10 +68,9 @@ public enum TraktFiles {
 
     /// The lists' names by slug and by Trakt id, from `lists-lists*.json`.
     public static func listNames(_ data: Data, named name: String) throws(ImportRefused) -> [String: String] {
-        let lists = try decode(ListInfo.self, data, named: name)
         var names: [String: String] = [:]
-        for list in lists {
-            guard let title = list.name else { continue }
+        try forEach(ListInfo.self, data, named: name) { list, _ in
+            guard let title = list.name else { return }
             if let slug = list.ids?.slug, names[slug] == nil { names[slug] = title }
             if let id = list.ids?.trakt, names[String(id)] == nil { names[String(id)] = title }
         }
@@ -96,39 +95,39 @@ public enum TraktFiles {
         return suffix
     }
 
-    /// A JSON array decoded entry by entry, refused past `NamedCSV.maxRows` entries before more are made.
-    struct Capped<Element: Decodable>: Decodable {
-        var items: [Element] = []
-
-        struct TooMany: Error {}
-
-        init(from decoder: any Decoder) throws {
-            var container = try decoder.unkeyedContainer()
-            while !container.isAtEnd {
-                guard items.count < NamedCSV.maxRows else { throw TooMany() }
-                items.append(try container.decode(Element.self))
+    /// A JSON array decoded entry by entry (`JSONArrayElements`: one entry's bytes at a time, never
+    /// the whole file as one document), each handed to `body` with its 1-based number; refused
+    /// past `NamedCSV.maxRows` entries before more are made.
+    static func forEach<Element: Decodable>(
+        _ type: Element.Type, _ data: Data, named name: String, _ body: (Element, Int) throws(ImportRefused) -> Void
+    ) throws(ImportRefused) {
+        var elements = JSONArrayElements(data)
+        let decoder = JSONDecoder()
+        var count = 0
+        while let element = elements.next() {
+            guard count < NamedCSV.maxRows else {
+                throw ImportRefused(message: "\(name) has more than \(NamedCSV.maxRows) entries: export less at a time.")
             }
+            count += 1
+            let entry: Element
+            do { entry = try decoder.decode(Element.self, from: element) } catch {
+                throw ImportRefused(message: "\(name) is not a Trakt export file: its entry \(count) could not be read (\(Self.reason(error))).")
+            }
+            try body(entry, count)
         }
-    }
-
-    static func decode<Element: Decodable>(_ type: Element.Type, _ data: Data, named name: String) throws(ImportRefused) -> [Element] {
-        do { return try JSONDecoder().decode(Capped<Element>.self, from: data).items } catch is Capped<Element>.TooMany {
-            throw ImportRefused(message: "\(name) has more than \(NamedCSV.maxRows) entries: export less at a time.")
-        } catch {
-            throw ImportRefused(message: "\(name) is not a Trakt export file: its JSON could not be read (\(Self.reason(error))).")
+        if let failure = elements.failure {
+            throw ImportRefused(message: "\(name) is not a Trakt export file: its JSON could not be read (\(failure)).")
         }
     }
 
     /// The rows of one member. `lists` names the personal lists (see `listNames`).
     public static func read(_ data: Data, as file: File, named name: String, lists: [String: String] = [:]) throws(ImportRefused) -> ImportRead {
-        let entries = try decode(Entry.self, data, named: name)
         var read = ImportRead()
-        for (index, entry) in entries.enumerated() {
-            let line = index + 1
+        try forEach(Entry.self, data, named: name) { entry, line in
             let isShow = entry.type == "show" || entry.type == "episode" || (entry.movie == nil && entry.show != nil)
             guard let title = isShow ? entry.show : entry.movie, let name0 = title.title, !name0.isEmpty else {
                 read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "The entry names no film or show."))
-                continue
+                return
             }
             var row = ImportRow(file: name, line: line, kind: isShow ? .show : .movie, title: name0, year: title.year)
             row.imdbID = title.ids?.imdb
@@ -140,19 +139,19 @@ public enum TraktFiles {
                 if let at = entry.watched_at {
                     guard let day = Self.day(at) else {
                         read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "“\(at)” is not a date and time."))
-                        continue
+                        return
                     }
                     row.watchedOn = day
                 }
             case .movieRatings, .showRatings:
                 guard let rating = entry.rating, Rating.range.contains(rating) else {
                     read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "The entry has no rating from 1 to 10."))
-                    continue
+                    return
                 }
                 row.rating = rating
             case .watchlist: row.watchlist = true
             case .favorites: row.liked = true
-            case .lists: continue
+            case .lists: return
             case .list(let suffix):
                 row.list = Self.listName(suffix, in: lists)
                 row.listPosition = entry.rank
