@@ -89,7 +89,7 @@ public struct AppServices: Sendable {
         library = LibraryService(database: database, clock: clock)
         diary = DiaryService(database: database, clock: clock, versions: library.versions)
         customLists = CustomListService(database: database, clock: clock, versions: library.versions)
-        statistics = StatisticsService(database: database, clock: clock)
+        statistics = StatisticsService(database: database, clock: clock, versions: library.versions)
         exports = ExportService(database: database, clock: clock)
         let kept = KeptFilms(store: store, clock: clock)
         titles = TitleLookup(catalog: catalog, shows: shows, library: library, kept: kept)

@@ -92,7 +92,8 @@ public final class LibraryService: Sendable {
         let note: String?? = if let requested = change.note { .some(try Self.validatedNote(requested)) } else { nil }
         let rating: Int?? = if let requested = change.rating { .some(try Self.validatedRating(requested)) } else { nil }
         let now = clock.now()
-        defer { versions.bump(profile) }
+        // Only marking Watched can log a watch here.
+        defer { versions.bump(profile, watches: logsWatch && change.watched == true) }
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in
                 let existing = try await self.row(profile: profile, kind: title.kind, itemID: title.itemID, on: db)

@@ -1,15 +1,41 @@
 import Foundation
 import SQLKit
+import Synchronization
 
 /// Reads `WatchStatistics` with four aggregate queries over the person's watches, run at once,
 /// each one pass over an index that holds every column it needs (migration 020): by day (months,
 /// years, minutes), by title (different titles, first watches, the most rewatched), by genre; and
 /// the ratings of the person's saved titles. Measured on 12,000 watches in `scripts/bench`.
-public struct StatisticsService: Sendable {
+///
+/// What comes from the watches is kept per person and period while their diary's version
+/// (`LibraryVersions.watches`) is unchanged, so a rating changed reads only the ratings again.
+public final class StatisticsService: Sendable {
     typealias Period = WatchStatistics.Period
     public static let topCount = 10
+    /// Periods kept at most (emptied when full: a copy of what the database holds, never more).
+    static let keptLimit = 2000
     let database: AppDatabase
     let clock: any AppClock
+    let versions: LibraryVersions
+    private let kept = Mutex<[String: (version: UInt64, watched: Watched)]>([:])
+
+    init(database: AppDatabase, clock: any AppClock, versions: LibraryVersions) {
+        self.database = database
+        self.clock = clock
+        self.versions = versions
+    }
+
+    /// The figures read from the watches of a period.
+    struct Watched: Sendable {
+        var months: [String: Period]
+        var years: [Period]
+        var minutes: [MediaKind: Int]
+        var titles: Int
+        var firsts: Int
+        var rewatched: [WatchStatistics.Rewatched]
+        var genres: [WatchStatistics.Genre]
+        var reviewYears: [Int]
+    }
 
     public func statistics(profile: UUID?, year: Int?) async throws -> WatchStatistics {
         let range = year.map { (String(format: "%04d-01-01", $0), String(format: "%04d-12-31", $0)) } ?? ("0000-01-01", "9999-12-31")
@@ -20,22 +46,38 @@ public struct StatisticsService: Sendable {
                 months: monthKeys.map { .init(key: $0, films: 0, shows: 0, minutes: 0) }, years: [], ratings: Array(repeating: 0, count: 10),
                 genres: [], rewatched: [], reviewYears: [])
         }
+        async let ratings = self.ratings(profile, year: year, range)
+        let watched = try await self.watched(profile, year: year, range)
+        let films = watched.years.reduce(0) { $0 + $1.films }
+        let shows = watched.years.reduce(0) { $0 + $1.shows }
+        return WatchStatistics(
+            year: year, films: films, shows: shows, titles: watched.titles, rewatches: films + shows - watched.firsts,
+            filmMinutes: watched.minutes[.movie] ?? 0, showMinutes: watched.minutes[.show] ?? 0,
+            months: monthKeys.map { watched.months[$0] ?? Period(key: $0, films: 0, shows: 0, minutes: 0) }, years: watched.years,
+            ratings: try await ratings, genres: watched.genres, rewatched: watched.rewatched, reviewYears: watched.reviewYears)
+    }
+
+    /// The watches' figures of a period: kept while the person's diary is unchanged (the version
+    /// is read before the database, so figures read across a change are kept under the old one).
+    private func watched(_ profile: UUID, year: Int?, _ range: (String, String)) async throws -> Watched {
+        let key = "\(profile)|\(year.map(String.init) ?? "all")"
+        let version = versions.watches(profile)
+        if let known = kept.withLock({ $0[key] }), known.version == version { return known.watched }
         async let days = self.days(profile, range)
         async let titles = self.titles(profile, range, allTime: year == nil)
         async let genres = self.genres(profile, range)
-        async let ratings = self.ratings(profile, year: year, range)
         async let reviewYears = year == nil ? nil : self.reviewYears(profile)
         let (byMonth, byYear, minutes) = try await days
         let years = byYear.values.sorted { $0.key < $1.key }
-        let films = years.reduce(0) { $0 + $1.films }
-        let shows = years.reduce(0) { $0 + $1.shows }
         let (titleCount, firsts, top) = try await titles
-        return WatchStatistics(
-            year: year, films: films, shows: shows, titles: titleCount, rewatches: films + shows - firsts,
-            filmMinutes: minutes[.movie] ?? 0, showMinutes: minutes[.show] ?? 0,
-            months: monthKeys.map { byMonth[$0] ?? Period(key: $0, films: 0, shows: 0, minutes: 0) }, years: years,
-            ratings: try await ratings, genres: try await genres, rewatched: try await rewatched(profile, top),
-            reviewYears: try await reviewYears ?? years.reversed().compactMap { Int($0.key) })
+        let watched = Watched(
+            months: byMonth, years: years, minutes: minutes, titles: titleCount, firsts: firsts, rewatched: try await rewatched(profile, top),
+            genres: try await genres, reviewYears: try await reviewYears ?? years.reversed().compactMap { Int($0.key) })
+        kept.withLock { table in
+            if table.count >= Self.keptLimit { table.removeAll(keepingCapacity: true) }
+            table[key] = (version, watched)
+        }
+        return watched
     }
 
     /// `2026-01` … `2026-12` for a year; the twelve months up to this one otherwise.

@@ -1,6 +1,7 @@
 import Foundation
 import HummingbirdTesting
 import PopcornAPI
+import SQLKit
 import Testing
 
 @testable import App
@@ -45,6 +46,42 @@ struct StatisticsTests {
                 let year2026 = try await app.services.statistics.statistics(profile: profile, year: 2026)
                 #expect(year2026.watches == 4 && year2026.titles == 3 && year2026.rewatches == 2, "the thriller seen in 2025 is a rewatch in 2026")
                 #expect(year2026.ratings.reduce(0, +) == 2 && year2026.months[1].shows == 2 && year2026.months[1].films == 1)
+            }
+        }
+    }
+
+    @Test(
+        "figures read from the diary are kept only while it is unchanged: a rating changes the ratings alone; a watch logged, edited or deleted changes the rest"
+    )
+    func keptFigures() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let cookie = try await Self.history(app, client)
+                let profile = try #require(try await app.profile(cookie))
+                let statistics = app.services.statistics
+                let before = try await statistics.statistics(profile: profile, year: nil)
+                #expect(before.watches == 5 && before.ratings[4] == 1)
+
+                _ = try await client.postForm("/library/movies/1002", [("rating", "9")], cookie: cookie)
+                let rated = try await statistics.statistics(profile: profile, year: nil)
+                #expect(rated.ratings[4] == 0 && rated.ratings[8] == 1 && rated.watches == 5)
+
+                _ = try await client.postForm("/library/movies/1002", [("watched", "1")], cookie: cookie)
+                let marked = try await statistics.statistics(profile: profile, year: nil)
+                #expect(marked.watches == 6 && marked.titles == 3 && marked.rewatches == 3, "marking Watched logs a watch today")
+
+                let show = try #require(
+                    try await app.services.database.sql.select().column("id").from("watches").where("item_id", .equal, SQLBind("139"))
+                        .where("watched_on", .equal, SQLBind("2026-02-05")).first()?.decode(column: "id", as: UUID.self))
+                #expect(try await app.services.diary.update(profile: profile, id: show, day: "2024-06-01", rating: nil, note: nil))
+                let moved = try await statistics.statistics(profile: profile, year: nil)
+                #expect(moved.years.map(\.key) == ["2024", "2025", "2026"] && moved.reviewYears == [2026, 2025, 2024])
+                #expect(try await statistics.statistics(profile: profile, year: 2024).shows == 1)
+
+                #expect(try await app.services.diary.delete(profile: profile, id: show))
+                let deleted = try await statistics.statistics(profile: profile, year: nil)
+                #expect(deleted.watches == 5 && deleted.years.map(\.key) == ["2025", "2026"])
+                #expect(try await statistics.statistics(profile: profile, year: 2024).watches == 0)
             }
         }
     }
