@@ -52,15 +52,14 @@ final class PersonalPageCache: Sendable {
         }
     }
 
-    /// One person's page at their current version: the stored one, else rendered once for every
-    /// request that asks meanwhile and stored (pages without sponsored cards: the diary, statistics).
-    /// The version is read before rendering: a write that lands meanwhile bumps it, so the page
-    /// rendered from older rows is not reused.
+    /// One person's page at their current `version` (of everything, or of their watches alone for
+    /// a page made only of them): the stored one, else rendered once for every request that asks
+    /// meanwhile and stored (pages without sponsored cards: the diary, statistics). The version is
+    /// read before rendering: a write that lands meanwhile bumps it, so the page rendered from
+    /// older rows is not reused.
     func page(
-        _ key: String, of profile: UUID, versions: LibraryVersions, listing name: String,
-        render: @escaping @Sendable () async throws -> String
+        _ key: String, version: UInt64, listing name: String, render: @escaping @Sendable () async throws -> String
     ) async throws -> Page {
-        let version = versions.current(profile)
         if let cached = get(key, version: version) { return cached }
         let rendered = await rendering.run("\(key)|\(version)") { [self] in
             do {

@@ -30,7 +30,9 @@ struct DiaryController {
         guard let profile = context.profileID else {
             return try renderer.response(DiaryPageView(DiaryPage(watches: [], total: 0, page: number)))
         }
-        let page = try await pages.page("\(profile)|\(Route.diaryPage(number))", of: profile, versions: diary.versions, listing: "diary") {
+        // The diary is made of watches alone: a rating or a list changed elsewhere leaves it as it was.
+        let version = diary.versions.watches(profile)
+        let page = try await pages.page("\(profile)|\(Route.diaryPage(number))", version: version, listing: "diary") {
             [diary, renderer] in try renderer.html(DiaryPageView(try await diary.page(profile: profile, page: number)))
         }
         return page.parts.response()

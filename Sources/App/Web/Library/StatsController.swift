@@ -22,7 +22,7 @@ struct StatsController {
             return try renderer.response(StatsPageView(try await statistics.statistics(profile: nil, year: year)))
         }
         let key = "\(profile)|\(Route.statisticsPage(year: year))"
-        let page = try await pages.page(key, of: profile, versions: versions, listing: "stats") { [statistics, renderer] in
+        let page = try await pages.page(key, version: versions.current(profile), listing: "stats") { [statistics, renderer] in
             try renderer.html(StatsPageView(try await statistics.statistics(profile: profile, year: year)))
         }
         return page.parts.response()
