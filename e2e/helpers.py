@@ -9,7 +9,7 @@ import urllib.error
 from pathlib import Path
 import urllib.request
 
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -29,10 +29,11 @@ def catalogue_film(track_id: int) -> dict:
     raise LookupError(track_id)
 
 
-def until(driver, condition, timeout: float = 10, message: str = ""):
+def until(driver, condition, timeout: float = 10, message=""):
     """Waits until `condition(driver)` is truthy (stale elements count as 'not yet', and so does
     Chromium's "Node … does not belong to the document", its word for an element read while a form's
-    answer replaces the page)."""
+    answer replaces the page). `message` may be a function, asked only when the wait times out: what
+    it reads of the page could be mid-navigation when the wait begins."""
 
     def check(d):
         try:
@@ -44,7 +45,10 @@ def until(driver, condition, timeout: float = 10, message: str = ""):
                 return False
             raise
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(check, message=message or None)
+    try:
+        return WebDriverWait(driver, timeout, poll_frequency=0.1).until(check)
+    except TimeoutException:
+        raise TimeoutException((message() if callable(message) else message) or None) from None
 
 def click(driver, element) -> None:
     """Scrolls the element to the middle of the screen first, clear of the sticky header and the tab bar."""

@@ -349,7 +349,7 @@ def test_recent_searches_are_listed_run_again_and_removed(app, browser):
     for title in ("Midsommar", "Booksmart"):
         search(browser, app, title)
     browser.get(app.url("/search"))
-    until(browser, lambda d: recent_queries(d) == ["Booksmart", "Midsommar"], 5, f"recent searches: {recent_queries(browser)}")
+    until(browser, lambda d: recent_queries(d) == ["Booksmart", "Midsommar"], 5, lambda: f"recent searches: {recent_queries(browser)}")
     assert wait_for(browser, "#recent-heading").text == "Recent searches"
 
     click(browser, browser.find_element(By.XPATH, "//a[@class='recent-query' and normalize-space()='Midsommar']"))
@@ -361,7 +361,7 @@ def test_recent_searches_are_listed_run_again_and_removed(app, browser):
     remove = item.find_element(By.CSS_SELECTOR, "button")
     assert remove.get_attribute("aria-label") == "Remove “Booksmart” from recent searches"
     click(browser, remove)
-    until(browser, lambda d: recent_queries(d) == ["Midsommar"], 5, f"recent searches: {recent_queries(browser)}")
+    until(browser, lambda d: recent_queries(d) == ["Midsommar"], 5, lambda: f"recent searches: {recent_queries(browser)}")
     assert browser.current_url == app.url("/search?q=Midsommar")
     assert_no_script_errors(browser)
 
