@@ -37,7 +37,7 @@ public struct KeptFilms: Sendable {
     /// the poster proxy does not fetch from, so the generated poster stands in).
     static func film(_ details: OMDbDetails) -> Movie? {
         guard let id = id(imdb: details.imdbID) else { return nil }
-        let released = details.released.flatMap(Self.released) ?? details.startYear.flatMap(Self.firstOfYear)
+        let released = details.released.flatMap(Self.released) ?? details.startYear.flatMap(Calendar.newYear)
         let runtime = details.runtime.flatMap { Int($0.split(separator: " ").first ?? "") }
         let genre = details.genre?.split(separator: ",").first.map { $0.trimmingCharacters(in: .whitespaces) }
         return Movie(
@@ -53,10 +53,6 @@ public struct KeptFilms: Sendable {
         return try? Date(text, strategy: strategy)
     }
 
-    private static func firstOfYear(_ year: Int) -> Date? {
-        Calendar.utc.date(from: DateComponents(year: year, month: 1, day: 1))
-    }
-
     private static func key(_ imdb: String) -> String { "kept:movie:\(imdb)" }
 
     /// Keeps the film for everyone who imports it (replacing an older copy).
@@ -66,10 +62,10 @@ public struct KeptFilms: Sendable {
     }
 
     /// The kept film with this id, if an import kept it.
-    func film(id: Int) async throws -> (movie: Movie, keptAt: Date)? {
+    func film(id: Int) async throws -> Movie? {
         guard let imdb = Self.imdbID(of: id), let stored = try await store.read(Self.key(imdb)),
             let film = try? JSONDecoder().decode(Movie.self, from: stored.body), film.id == id
         else { return nil }
-        return (film, stored.fetchedAt)
+        return film
     }
 }

@@ -53,6 +53,11 @@ extension Calendar {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         return calendar
     }()
+
+    /// 1 January of `year`, 00:00 UTC.
+    static func newYear(_ year: Int) -> Date? {
+        DateComponents(calendar: .utc, timeZone: TimeZone(identifier: "UTC"), year: year, month: 1, day: 1).date
+    }
 }
 
 extension Array where Element == Movie {

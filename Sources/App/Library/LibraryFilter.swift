@@ -72,7 +72,7 @@ public struct LibraryFilter: Sendable, Equatable {
         var query = query
         if let kind { query = query.where("media_kind", .equal, SQLBind(kind.rawValue)) }
         if let genre { query = query.where("genre", .equal, SQLBind(genre)) }
-        if let year, let start = Self.newYear(year), let end = Self.newYear(year + 1) {
+        if let year, let start = Calendar.newYear(year), let end = Calendar.newYear(year + 1) {
             query = query.where("release_date", .greaterThanOrEqual, SQLBind(start)).where("release_date", .lessThan, SQLBind(end))
         }
         if let rated { query = query.where(SQLIdentifier("rating"), rated ? .isNot : .is, SQLLiteral.null) }
@@ -106,9 +106,5 @@ public struct LibraryFilter: Sendable, Equatable {
             case .rating: query.orderBy(SQLQueryString("rating DESC NULLS LAST"))
             }
         return ordered.orderBy("updated_at", .descending).orderBy("item_id")
-    }
-
-    private static func newYear(_ year: Int) -> Date? {
-        DateComponents(calendar: .utc, timeZone: TimeZone(identifier: "UTC"), year: year, month: 1, day: 1).date
     }
 }

@@ -12,7 +12,7 @@ struct TitleLookup: Sendable {
     func movie(_ id: Int, profile: UUID?) async -> MovieLookup {
         if KeptFilms.imdbID(of: id) != nil {
             // A film iTunes lacks, kept by an import: never asked of iTunes.
-            if let film = try? await kept.film(id: id) { return .found(film.movie, .kept) }
+            if let film = try? await kept.film(id: id) { return .found(film, .kept) }
             if let snapshot = try? await library.snapshot(profile: profile, movieID: id) { return .found(snapshot.movie, .kept) }
             return .notFound
         }
