@@ -233,12 +233,13 @@ def _restore_stub_after_test():
 
 
 class App:
-    def __init__(self, process: subprocess.Popen, port: int, tmpdir: Path, stdout_path: Path, stderr_path: Path) -> None:
+    def __init__(self, process: subprocess.Popen, port: int, tmpdir: Path, stdout_path: Path, stderr_path: Path, env: dict | None = None) -> None:
         self.process = process
         self.port = port
         self.tmpdir = tmpdir
         self.stdout_path = stdout_path
         self.stderr_path = stderr_path
+        self.env = env
 
     @property
     def base_url(self) -> str:
@@ -249,6 +250,16 @@ class App:
 
     def stderr_tail(self, lines: int = 40) -> str:
         return tail(self.stderr_path, lines)
+
+    def stop(self) -> None:
+        """Stops the server itself (the browser then has no server at all, as on a plane)."""
+        stop_process(self.process)
+
+    def start(self) -> None:
+        """Starts the server again on the same port and database."""
+        with self.stdout_path.open("ab") as out, self.stderr_path.open("ab") as err:
+            self.process = subprocess.Popen([str(APP_BINARY)], cwd=self.tmpdir, env=self.env, stdout=out, stderr=err)
+        _wait_healthy(self.process, self.url("/healthz"), self.stderr_path, APP_START_TIMEOUT)
 
 
 def _create_admin(env: dict, cwd: Path) -> None:
@@ -291,14 +302,9 @@ def _wait_healthy(process: subprocess.Popen, url: str, stderr_path: Path, timeou
     pytest.fail(f"{url} did not answer 200 within {timeout:.0f} s ({last_error}); app stderr:\n{tail(stderr_path)}", pytrace=False)
 
 
-@pytest.fixture(scope="session")
-def app(stub, tmp_path_factory, request):
-    if not os.access(APP_BINARY, os.X_OK):
-        pytest.fail(
-            f"app binary not found at {APP_BINARY}: build it first (`swift build`, or scripts/test which builds it)",
-            pytrace=False,
-        )
-    tmpdir = tmp_path_factory.mktemp("app")
+def launch_app(stub, tmpdir: Path) -> App:
+    """Starts .build/debug/popcornswirl on a free port with its own SQLite file in `tmpdir`, wired
+    to the stub, with the e2e administrator; returns once /healthz answers."""
     port = free_port()
     env = dict(os.environ)
     env.pop("DATABASE_URL", None)  # the e2e app always uses its own SQLite file
@@ -329,7 +335,18 @@ def app(stub, tmp_path_factory, request):
     with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
         process = subprocess.Popen([str(APP_BINARY)], cwd=tmpdir, env=env, stdout=out, stderr=err)
     _wait_healthy(process, f"http://127.0.0.1:{port}/healthz", stderr_path, APP_START_TIMEOUT)
-    instance = App(process, port, tmpdir, stdout_path, stderr_path)
+    return App(process, port, tmpdir, stdout_path, stderr_path, env)
+
+
+@pytest.fixture(scope="session")
+def app(stub, tmp_path_factory, request):
+    if not os.access(APP_BINARY, os.X_OK):
+        pytest.fail(
+            f"app binary not found at {APP_BINARY}: build it first (`swift build`, or scripts/test which builds it)",
+            pytrace=False,
+        )
+    instance = launch_app(stub, tmp_path_factory.mktemp("app"))
+    process = instance.process
     try:
         yield instance
     finally:

@@ -48,7 +48,9 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     router.add(middleware: APIMethodMiddleware(routes: apiRoutes))
 
     // Pages and forms: CSRF-checked. The console is a group inside them whose gate denies by default.
-    let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer)).add(middleware: FairShareMiddleware())
+    let idempotency = IdempotencyMiddleware(store: IdempotencyStore(database: services.database, clock: services.clock))
+    let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer)).add(middleware: idempotency)
+        .add(middleware: FairShareMiddleware())
     let actions = LibraryActions(services)
     pages.on(Route.health) { _, _ in
         Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "ok")))
@@ -86,6 +88,8 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         logger: services.logger, renderer: renderer
     ).register(on: pages)
     OffersController(offers: services.offers, catalog: services.catalog, shows: services.shows, renderer: renderer).register(on: pages)
+    try OfflineController(library: services.library, lists: services.customLists, search: services.search, renderer: renderer)
+        .register(on: pages)
     AccountController(accounts: services.accounts, tokens: services.tokens, renderer: renderer).register(on: pages)
 
     let admin = pages.group(RouterPath(AdminRoute.group)).add(middleware: AdminGate(accounts: services.accounts, renderer: renderer))
@@ -94,7 +98,8 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     AdminAdvertisersController(offers: adminOffers).register(on: admin)
 
     try apiController(services, actions: actions).register(
-        on: router, routes: apiRoutes, sessions: services.sessions, tokens: services.tokens, accounts: services.accounts)
+        on: router, routes: apiRoutes, sessions: services.sessions, tokens: services.tokens, accounts: services.accounts,
+        idempotency: idempotency)
     return router
 }
 

@@ -23,13 +23,14 @@ struct APIController: APIProtocol {
     /// The API's routes, each in its group: every answer goes through `APIProblemMiddleware`,
     /// operations through `APISessionMiddleware`, the admin ones through its admin-only instance.
     func register(
-        on router: Router<AppRequestContext>, routes: APIRoutes, sessions: SessionService, tokens: APITokenService, accounts: AccountService
+        on router: Router<AppRequestContext>, routes: APIRoutes, sessions: SessionService, tokens: APITokenService, accounts: AccountService,
+        idempotency: IdempotencyMiddleware
     ) throws {
         let api = router.group().add(middleware: APIProblemMiddleware(logger: logger))
         let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false))
-            .add(middleware: FairShareMiddleware())
+            .add(middleware: idempotency).add(middleware: FairShareMiddleware())
         let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true))
-            .add(middleware: FairShareMiddleware())
+            .add(middleware: idempotency).add(middleware: FairShareMiddleware())
         members.on(APIRoute.document) { _, _ in
             guard let url = APISpec.documentURL, let data = try? Data(contentsOf: url) else { throw HTTPError(.notFound) }
             var headers = HTTPFields()

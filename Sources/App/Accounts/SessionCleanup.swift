@@ -9,7 +9,8 @@ import ServiceLifecycle
 ///   was made more than the idle timeout ago. Its cookie was the only way to it, so once its
 ///   last session is gone (ended, or idle past the timeout) nobody can reach it again, whatever
 ///   its lists hold; the age condition keeps a profile that is being made right now;
-/// - sign-in failures and sign-up attempts that have left their throttle's window.
+/// - sign-in failures and sign-up attempts that have left their throttle's window;
+/// - the answers kept for `Idempotency-Key`s, two days after their write.
 ///
 /// Work is in batches of `batchSize` rows, each its own short write (other writers get their turn
 /// between batches), at most `maxBatches` per kind per sweep; anything left waits for the next.
@@ -79,6 +80,7 @@ public struct SessionCleanup: Service {
         let windows = [
             LoginThrottle(database: database, clock: sessions.clock).attempts, SignUpThrottle(database: database, clock: sessions.clock).attempts,
             VisitorThrottle.window(database: database, clock: sessions.clock),
+            IdempotencyStore(database: database, clock: sessions.clock).expiry,
         ]
         let sweeps =
             windows.map { window in { @Sendable in try await window.sweep(batch: Self.batchSize) } }

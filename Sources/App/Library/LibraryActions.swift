@@ -20,6 +20,8 @@ enum LibraryOutcome: Sendable {
     /// Nothing was saved: the write would have started a visitor, and the client's address has
     /// started too many lately (`VisitorThrottle`).
     case tooManyNewVisitors(retryAfter: Int)
+    /// Nothing was written: the title was changed again after this change was made (offline).
+    case superseded(String)
     case storageFailed
 }
 
@@ -58,6 +60,7 @@ struct LibraryActions: Sendable {
             return .saved(try await library.update(profile: owner, movie: movie, change: change), before: before)
         } catch let error as LibraryError {
             if case .noteTooLong = error { return .invalidNote(error.message, title: movie.title) }
+            if case .superseded = error { return .superseded(error.message) }
             logger.error("library write failed", metadata: ["error": "\(error)"])
             return .storageFailed
         } catch let refused as VisitorThrottle.Refused {
@@ -70,7 +73,9 @@ struct LibraryActions: Sendable {
 
     /// Saves (or un-saves) a show, or rates it (nil leaves either as it is); a saved show's posters
     /// are fetched so TV Favorites works offline.
-    func saveShow(_ id: Int, favorite: Bool?, rating: Int?? = nil, profile: UUID?, writer: () async throws -> UUID) async -> LibraryOutcome {
+    func saveShow(
+        _ id: Int, favorite: Bool?, rating: Int?? = nil, madeAt: Date? = nil, profile: UUID?, writer: () async throws -> UUID
+    ) async -> LibraryOutcome {
         if case .some(let rating) = rating {
             do { _ = try LibraryService.validatedRating(rating) } catch { return .invalidRating(error.message) }
         }
@@ -82,7 +87,9 @@ struct LibraryActions: Sendable {
         }
         let item: LibraryItem?
         do {
-            item = try await library.update(profile: try await writer(), show: show, favorite: favorite, rating: rating)
+            item = try await library.update(profile: try await writer(), show: show, favorite: favorite, rating: rating, madeAt: madeAt)
+        } catch LibraryError.superseded(let kept) {
+            return .superseded(LibraryError.superseded(kept).message)
         } catch let refused as VisitorThrottle.Refused {
             return .tooManyNewVisitors(retryAfter: refused.retryAfter)
         } catch {
@@ -97,10 +104,12 @@ struct LibraryActions: Sendable {
     }
 
     /// Removes the caller's own entry; another person's, or none, is `.notInLists`.
-    func remove(_ id: Int, kind: MediaKind, profile: UUID?) async -> LibraryOutcome {
+    func remove(_ id: Int, kind: MediaKind, profile: UUID?, madeAt: Date? = nil) async -> LibraryOutcome {
         guard let profile else { return .notInLists }
         do {
-            return try await library.remove(profile: profile, movieID: id, kind: kind) ? .removed : .notInLists
+            return try await library.remove(profile: profile, movieID: id, kind: kind, madeAt: madeAt) ? .removed : .notInLists
+        } catch .superseded(let kept) {
+            return .superseded(LibraryError.superseded(kept).message)
         } catch {
             logger.error("library remove failed", metadata: ["kind": "\(kind.rawValue)", "error": "\(error)"])
             return .storageFailed

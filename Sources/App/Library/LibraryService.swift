@@ -80,10 +80,12 @@ public final class LibraryService: Sendable {
 
     /// Saves or removes a TV show in the favorites, or rates it (shows have no watched list or notes).
     @discardableResult
-    public func update(profile: UUID, show: Show, favorite: Bool?, rating: Int?? = nil) async throws(LibraryError) -> LibraryItem? {
+    public func update(
+        profile: UUID, show: Show, favorite: Bool?, rating: Int?? = nil, madeAt: Date? = nil
+    ) async throws(LibraryError) -> LibraryItem? {
         let title: SavedTitle
         do { title = try show.savedTitle() } catch { throw .storageFailed("\(error)") }
-        return try await save(profile: profile, title: title, change: LibraryChange(favorite: favorite, rating: rating))
+        return try await save(profile: profile, title: title, change: LibraryChange(favorite: favorite, rating: rating, madeAt: madeAt))
     }
 
     /// `logsWatch`: false when the caller records the watches itself (an import knows their days,
@@ -92,11 +94,13 @@ public final class LibraryService: Sendable {
         let note: String?? = if let requested = change.note { .some(try Self.validatedNote(requested)) } else { nil }
         let rating: Int?? = if let requested = change.rating { .some(try Self.validatedRating(requested)) } else { nil }
         let now = clock.now()
+        let madeAt = min(change.madeAt ?? now, now)
         // Only marking Watched can log a watch here.
         defer { versions.bump(profile, watches: logsWatch && change.watched == true) }
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in
                 let existing = try await self.row(profile: profile, kind: title.kind, itemID: title.itemID, on: db)
+                if let existing, existing.updatedAt > madeAt { throw Superseded(kept: existing.updatedAt) }
                 let row = existing ?? LibraryEntryModel()
                 if existing == nil {
                     row.profileID = profile
@@ -121,13 +125,13 @@ public final class LibraryService: Sendable {
                 row.releaseDate = title.releaseDate
                 row.artworkURL = title.artworkURL
                 row.snapshot = title.snapshot
-                row.updatedAt = now
+                row.updatedAt = madeAt
                 try await row.save(on: db)
                 if logsWatch, row.watched, !wasWatched {
                     // Marking Watched logs a watch in the diary, today (a note given with it goes to the title).
                     let watch = Watch(
                         id: UUID(), kind: title.kind, itemID: title.itemID, title: title.title, artworkURL: title.artworkURL,
-                        day: DiaryService.today(now), rating: row.rating.map(Int.init), note: nil, isRewatch: false, genre: title.genre,
+                        day: DiaryService.today(madeAt), rating: row.rating.map(Int.init), note: nil, isRewatch: false, genre: title.genre,
                         runtimeMinutes: title.runtimeMinutes)
                     try await DiaryService.insert(watch, profile: profile, at: now, on: db as! any SQLDatabase)
                 }
@@ -135,21 +139,32 @@ public final class LibraryService: Sendable {
             }
         } catch let error as LibraryError {
             throw error
+        } catch let superseded as Superseded {
+            throw .superseded(superseded.kept)
         } catch {
             throw .storageFailed("\(error)")
         }
     }
 
+    /// A change made before the title's last one (a refusal, not a failure: not logged as one).
+    private struct Superseded: DomainFailure {
+        let kept: Date
+    }
+
     /// Removes a title from every list. Returns false when it was not saved.
     @discardableResult
-    public func remove(profile: UUID, movieID: Int, kind: MediaKind = .movie) async throws(LibraryError) -> Bool {
+    public func remove(profile: UUID, movieID: Int, kind: MediaKind = .movie, madeAt: Date? = nil) async throws(LibraryError) -> Bool {
         defer { versions.bump(profile) }
+        let madeAt = min(madeAt ?? clock.now(), clock.now())
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in
                 guard let row = try await self.row(profile: profile, kind: kind, itemID: String(movieID), on: db) else { return false }
+                if row.updatedAt > madeAt { throw Superseded(kept: row.updatedAt) }
                 try await row.delete(on: db)
                 return true
             }
+        } catch let superseded as Superseded {
+            throw .superseded(superseded.kept)
         } catch {
             throw .storageFailed("\(error)")
         }

@@ -77,12 +77,17 @@ public struct LibraryChange: Sendable, Equatable {
     public var note: String??
     /// `.some(nil)` clears the rating; otherwise 1–10 (`Rating`).
     public var rating: Int??
+    /// When the person made the change, when it was made earlier than it is sent (offline, then
+    /// synced). The newer change by this time wins: a title changed after it (on another device)
+    /// is left as it is (`LibraryError.superseded`). Nil: now. A time ahead of the server's is now.
+    public var madeAt: Date?
 
-    public init(favorite: Bool? = nil, watched: Bool? = nil, note: String?? = nil, rating: Int?? = nil) {
+    public init(favorite: Bool? = nil, watched: Bool? = nil, note: String?? = nil, rating: Int?? = nil, madeAt: Date? = nil) {
         self.favorite = favorite
         self.watched = watched
         self.note = note
         self.rating = rating
+        self.madeAt = madeAt
     }
 }
 
@@ -111,6 +116,8 @@ public enum LibraryError: Error, Sendable, Equatable {
     case invalidDay(String)
     /// The database refused or failed the write (busy past its timeout, connection lost…).
     case storageFailed(String)
+    /// A change made (offline) before the title's last change, which was kept: the date of that one.
+    case superseded(Date)
 
     public var message: String {
         switch self {
@@ -121,6 +128,9 @@ public enum LibraryError: Error, Sendable, Equatable {
         case .invalidDay(let message): message
         case .storageFailed:
             "There was a problem saving your change. Please try again."
+        case .superseded(let kept):
+            "This title was changed again at \(kept.formatted(.iso8601)), after you made this change, so the newer change was kept "
+                + "and this one was not applied."
         }
     }
 }

@@ -53,6 +53,7 @@ public final class AppDatabase: Sendable {
         IndexStatistics(),
         IndexListSorts(),
         CreateImports(),
+        CreateIdempotencyKeys(),
     ]
 
     private init(

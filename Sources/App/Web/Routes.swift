@@ -106,6 +106,10 @@ enum Route: String, SiteRoute {
     case offerClick = "GET /offers/:id/go"
     case offerImage = "GET /offers/images/:id"
     case health = "GET /healthz"
+    /// The service worker, its page for an address it has not kept, and what it keeps for a person.
+    case serviceWorker = "GET /sw.js"
+    case offline = "GET /offline"
+    case offlinePlan = "GET /offline/plan"
 
     case signUpForm = "GET /account/signup"
     case signUp = "POST /account/signup"
@@ -185,6 +189,7 @@ extension Route {
     static let stylesheet = staticFiles + "/app.css"
     static let script = staticFiles + "/app.js"
     static let icon = staticFiles + "/icon.svg"
+    static let touchIcon = staticFiles + "/apple-touch-icon.png"
     static let manifest = staticFiles + "/manifest.webmanifest"
     static let tvmazeCredit = "https://www.tvmaze.com/"
 

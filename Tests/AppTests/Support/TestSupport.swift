@@ -197,10 +197,10 @@ extension TestClientProtocol {
 
     /// Posts a form as a browser would: the CSRF token comes from a page fetched first with the
     /// same cookies (`csrf: false` leaves it out, to test the refusal).
-    func postForm(_ uri: String, _ fields: [(String, String)], cookie: String? = nil, json: Bool = false, csrf: Bool = true) async throws
-        -> TestResponse
-    {
-        var headers = HTTPFields()
+    func postForm(
+        _ uri: String, _ fields: [(String, String)], cookie: String? = nil, json: Bool = false, csrf: Bool = true, headers extra: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = extra
         headers[.contentType] = "application/x-www-form-urlencoded"
         var fields = fields
         var cookie = cookie
@@ -230,8 +230,10 @@ extension TestClientProtocol {
         return (String(text[start..<end]), cookies.isEmpty ? nil : cookies)
     }
 
-    func sendJSON(_ uri: String, method: HTTPRequest.Method, _ json: String, cookie: String? = nil) async throws -> TestResponse {
-        var headers = HTTPFields()
+    func sendJSON(
+        _ uri: String, method: HTTPRequest.Method, _ json: String, cookie: String? = nil, headers extra: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = extra
         headers[.contentType] = "application/json"
         headers[.accept] = "application/json"
         if let cookie { headers[.cookie] = cookie }

@@ -29,7 +29,7 @@ struct StatsViewsTests {
                 "Dune", tab: .movies, notice: SourceNotice(text: "Saved copy", savedOn: nil), retryURL: "/movies/5", bodyClass: "x", tvCredit: true),
         ] {
             Check.expectLookupMatchesReflection(chrome, fields: 12) { chrome.child(named: $0) }
-            Check.expectLookupMatchesReflection(chrome.paths, fields: 11) { chrome.paths.child(named: $0) }
+            Check.expectLookupMatchesReflection(chrome.paths, fields: 12) { chrome.paths.child(named: $0) }
         }
     }
 }

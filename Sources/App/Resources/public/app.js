@@ -14,18 +14,51 @@
     return meta ? meta.content : "";
   }
 
-  function post(url, fields) {
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return Array.prototype.map.call(crypto.getRandomValues(new Uint8Array(16)), function (b) { return (b + 256).toString(16).slice(1); }).join("");
+  }
+
+  // Every change carries an Idempotency-Key: sent again (a retry after a lost answer, or from the
+  // offline queue), it is done once. `about` names the title and the change for the queue's list.
+  // Offline, the service worker keeps the change and answers 202 {queued: true}: `queued` is set.
+  function post(url, fields, about) {
     const body = new URLSearchParams(fields);
-    return fetch(url, {
-      method: "POST",
-      headers: { "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded", "X-CSRF-Token": csrfToken() },
-      body: body,
-      credentials: "same-origin",
-    }).then(function (response) {
+    const headers = {
+      "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded", "X-CSRF-Token": csrfToken(), "Idempotency-Key": newKey(),
+    };
+    if (about) {
+      headers["X-Title"] = encodeURIComponent(about.title || "");
+      headers["X-Change"] = encodeURIComponent(about.what || "");
+    }
+    return fetch(url, { method: "POST", headers: headers, body: body, credentials: "same-origin" }).then(function (response) {
       return response.json().catch(function () { return {}; }).then(function (json) {
-        return { ok: response.ok, status: response.status, json: json };
+        const queued = response.status === 202 && json.queued === true;
+        if (response.ok && !queued) changedSoon();
+        return { ok: response.ok, status: response.status, json: queued ? {} : json, queued: queued };
       });
     });
+  }
+
+  // What a change kept offline will make of a card: its buttons show it at once.
+  function expectedState(container, fields) {
+    const pressed = function (selector) { const button = container && container.querySelector(selector); return !!(button && button.classList.contains("is-on")); };
+    const favorite = fields.favorite !== undefined ? fields.favorite === "1" : pressed(".btn-fav");
+    const watched = fields.watched !== undefined ? fields.watched === "1" : pressed(".btn-watched");
+    return { favorite: favorite, watched: watched, inLibrary: favorite || watched, note: fields.note };
+  }
+
+  function markWaiting(container) {
+    if (!container || container.querySelector(".sync-badge")) return;
+    const badge = document.createElement("span");
+    badge.className = "sync-badge";
+    badge.textContent = "Waiting to sync";
+    (container.querySelector(".card-meta, .detail-meta, h1, h2") || container).after(badge);
+  }
+
+  function keptOffline(container) {
+    markWaiting(container);
+    say(titleOf(container) + ": kept on this phone, waiting to sync. It is sent when the connection returns.");
   }
 
   // The retry dialog. `retry` null: a failure that trying again cannot fix (a 404, an expired page,
@@ -198,7 +231,14 @@
   function saveNote(form, onSaved) {
     const error = form.querySelector(".form-error");
     const fields = { note: form.querySelector("textarea").value, return_to: form.querySelector("[name=return_to]") ? form.querySelector("[name=return_to]").value : "" };
-    post(form.action, fields).then(function (result) {
+    const card = document.querySelector('.card[data-movie-id="' + form.action.split("/").pop() + '"]');
+    const title = form.querySelector(".note-film") ? form.querySelector(".note-film").textContent : titleOf(card);
+    post(form.action, fields, { title: title, what: "Note" }).then(function (result) {
+      if (result.queued) {
+        onSaved({ note: fields.note, watched: true });
+        keptOffline(card || document.querySelector(".detail"));
+        return;
+      }
       if (result.ok) { onSaved(result.json); return; }
       if (result.status === 422 && error) {
         error.textContent = result.json.detail || "Your note is too long.";
@@ -217,8 +257,16 @@
     const buttons = Array.prototype.slice.call(form.querySelectorAll("button"));
     if (form.dataset.busy) return;
     setBusy(form, buttons, true);
-    post(form.action, fields).then(function (result) {
+    const what = fields.favorite !== undefined ? (fields.favorite === "1" ? "Favorite" : "Not a favorite")
+      : fields.watched !== undefined ? (fields.watched === "1" ? "Watched" : "Not watched") : "Change";
+    post(form.action, fields, { title: titleOf(container), what: what }).then(function (result) {
       setBusy(form, buttons, false);
+      if (result.queued) {
+        const expected = expectedState(container, fields);
+        keptOffline(container);
+        if (!removeCardIfOffList(container, expected)) applyState(container, expected);
+        return;
+      }
       // Un-marking Watched would remove a film that is not a favorite, with its note: ask first.
       if (result.status === 409 && result.json && result.json.confirm === "unwatch") {
         askThenRemove(container, form.action, fields.return_to, result.json.detail);
@@ -249,8 +297,9 @@
     if (form.dataset.busy) return;
     const fields = { rating: select.value, return_to: form.querySelector("[name=return_to]").value };
     setBusy(form, buttons, true);
-    post(form.action, fields).then(function (result) {
+    post(form.action, fields, { title: titleOf(container), what: "Rating" }).then(function (result) {
       setBusy(form, buttons, false);
+      if (result.queued) { keptOffline(container); return; }
       if (!result.ok) { failure(result, function () { rate(form); }); return; }
       const words = select.options[select.selectedIndex].text.replace(/^[★½]+ /, "");
       say(titleOf(container) + (select.value === "0" ? ": rating cleared." : ": rated " + words + "."));
@@ -280,9 +329,10 @@
     new FormData(form).forEach(function (value, key) { fields[key] = value; });
     fields.favorite = "1";
     const retry = function () { showAction(form); };
-    post(form.action, fields).then(function (result) {
+    post(form.action, fields, { title: titleOf(cardOrDetail(form)), what: "Favorite" }).then(function (result) {
       setBusy(form, [button], false);
       if (!result.ok) { failure(result, retry, SAVE_SHOW_FAILED); return; }
+      const container = cardOrDetail(form);
       const link = document.createElement("a");
       link.className = "btn-show-action btn-delete-show js-remove";
       link.textContent = "Delete";
@@ -296,7 +346,8 @@
       const hadFocus = document.activeElement === button;
       form.replaceWith(link);
       if (hadFocus) link.focus();
-      say(titleOf(cardOrDetail(link)) + ": added to TV Favorites.");
+      if (result.queued) keptOffline(container);
+      else say(titleOf(cardOrDetail(link)) + ": added to TV Favorites.");
     }, function () { setBusy(form, [button], false); showRetry(FETCH_FAILED, retry); });
   }
 
@@ -421,8 +472,13 @@
     dialog.querySelector("[data-confirm]").textContent = "Remove";
     dialog.querySelector(".confirm-text").textContent = message;
     const remove = function () {
-      post(action + "/remove", { return_to: returnTo || "" }).then(function (result) {
+      post(action + "/remove", { return_to: returnTo || "" }, { title: titleOf(container), what: "Remove" }).then(function (result) {
         if (!result.ok) { failure(result, remove, SAVE_FAILED); return; }
+        if (result.queued) {
+          keptOffline(container);
+          if (!removeCardIfOffList(container, { inLibrary: false })) applyState(container, { favorite: false, watched: false });
+          return;
+        }
         say(titleOf(container) + ": removed from My Lists, with its note.");
         // The film is out of the lists: off a list page, or shown unsaved where it stays (Movies, its page).
         if (!removeCardIfOffList(container, result.json)) applyState(container, result.json);
@@ -461,13 +517,15 @@
   function doRemove(link, container) {
     const isShow = link.dataset.kind === "show";
     const retry = function () { doRemove(link, container); };
-    post(link.dataset.action, { return_to: link.dataset.return || "" }).then(function (result) {
+    post(link.dataset.action, { return_to: link.dataset.return || "" }, { title: titleOf(container), what: isShow ? "Delete" : "Remove" })
+      .then(function (result) {
       if (!result.ok) {
         failure(result, retry, isShow ? SAVE_SHOW_FAILED : SAVE_FAILED);
         return;
       }
       const onList = location.pathname === "/library" || location.pathname === "/shows/favorites";
-      say(titleOf(container) + (isShow ? ": deleted from TV Favorites." : ": removed from My Lists."));
+      if (result.queued) keptOffline(container);
+      else say(titleOf(container) + (isShow ? ": deleted from TV Favorites." : ": removed from My Lists."));
       if (container && container.classList.contains("card") && onList) dropCard(container);
       else if (isShow) {
         // The Favorite button takes the Delete link's place, and its focus.
@@ -476,6 +534,7 @@
         form.querySelector("button").focus();
       }
       else if (container && container.classList.contains("card")) dropCard(container);
+      else if (result.queued) applyState(container, { favorite: false, watched: false });
       else location.reload();
     }, function () { showRetry(FETCH_FAILED, retry); });
   }
@@ -573,5 +632,140 @@
         .catch(function () { window.setTimeout(poll, 5000); });
     };
     window.setTimeout(poll, 1000);
+  }
+
+  // ---------------------------------------------------------------- offline (see /sw.js)
+  // The service worker keeps pages, posters and changes made offline. The page asks it, over a
+  // message channel, what waits to sync, and tells it when the library changed.
+  const worker = "serviceWorker" in navigator ? navigator.serviceWorker : null;
+
+  function ask(message) {
+    if (!worker || !worker.controller) return Promise.resolve(null);
+    return new Promise(function (resolve) {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = function (event) { resolve(event.data); };
+      worker.controller.postMessage(message, [channel.port2]);
+      window.setTimeout(function () { resolve(null); }, 20000);
+    });
+  }
+
+  let changedTimer = null;
+  function changedSoon() {
+    clearTimeout(changedTimer);
+    changedTimer = setTimeout(function () { ask({ type: "changed" }); }, 800);
+  }
+
+  function hello() {
+    ask({ type: "hello", online: navigator.onLine, token: csrfToken() }).then(showQueue);
+  }
+
+  function formatted(iso) {
+    const date = new Date(iso);
+    return isNaN(date) ? "" : localMoment.format(date);
+  }
+
+  // Changes kept on this phone: a "Waiting to sync" mark on their cards, and a panel that counts
+  // them and lists any the server refused (kept until the person dismisses them).
+  function showQueue(entries) {
+    if (!entries) return;
+    document.querySelectorAll(".sync-badge").forEach(function (badge) { badge.remove(); });
+    const waiting = entries.filter(function (e) { return e.state === "waiting"; });
+    const refused = entries.filter(function (e) { return e.state === "refused"; });
+    waiting.forEach(function (entry) {
+      const base = entry.url.replace(/\/remove$/, "");
+      document.querySelectorAll('form[action="' + base + '"], [data-action="' + entry.url + '"]').forEach(function (element) {
+        markWaiting(cardOrDetail(element));
+      });
+    });
+    let panel = document.getElementById("sync-panel");
+    if (!waiting.length && !refused.length) { if (panel) panel.remove(); return; }
+    if (!panel) {
+      panel = document.createElement("section");
+      panel.id = "sync-panel";
+      panel.className = "sync-panel";
+      panel.setAttribute("aria-label", "Changes on this phone");
+      const main = document.getElementById("main");
+      main.insertBefore(panel, main.firstChild);
+    }
+    panel.textContent = "";
+    if (waiting.length) {
+      const line = document.createElement("p");
+      line.className = "sync-waiting";
+      line.textContent = waiting.length + (waiting.length === 1 ? " change is" : " changes are") + " waiting to sync: "
+        + waiting.map(function (e) { return (e.title || "A title") + " (" + (e.what || "change") + ")"; }).join(", ") + ".";
+      panel.append(line);
+    }
+    if (refused.length) {
+      const heading = document.createElement("h2");
+      heading.textContent = refused.length === 1 ? "A change was not applied" : refused.length + " changes were not applied";
+      const list = document.createElement("ul");
+      refused.forEach(function (entry) {
+        const item = document.createElement("li");
+        const what = document.createElement("strong");
+        what.textContent = (entry.title || "A title") + " — " + (entry.what || "change") + ", made " + formatted(entry.madeAt) + ": ";
+        const dismiss = document.createElement("button");
+        dismiss.type = "button";
+        dismiss.className = "btn";
+        dismiss.textContent = "Dismiss";
+        dismiss.setAttribute("aria-label", "Dismiss: " + (entry.title || "change"));
+        dismiss.addEventListener("click", function () { ask({ type: "dismiss", id: entry.id }).then(showQueue); });
+        item.append(what, document.createTextNode(entry.detail + " "), dismiss);
+        list.append(item);
+      });
+      panel.append(heading, list);
+    }
+  }
+
+  // Without a connection: said at the top of every page, and the queue explains itself.
+  function connectivity() {
+    let bar = document.getElementById("offline-status");
+    if (navigator.onLine) { if (bar) bar.remove(); return; }
+    if (bar) return;
+    bar = document.createElement("p");
+    bar.id = "offline-status";
+    bar.className = "offline-status";
+    bar.setAttribute("role", "status");
+    bar.textContent = "You’re offline. Saved pages still open; changes wait on this phone and are sent when the connection returns.";
+    const main = document.getElementById("main");
+    main.parentNode.insertBefore(bar, main);
+  }
+  window.addEventListener("offline", connectivity);
+  window.addEventListener("online", function () { connectivity(); hello(); });
+  connectivity();
+
+  // The offline page lists what this phone keeps.
+  const savedList = document.getElementById("offline-pages");
+  if (savedList) {
+    ask({ type: "saved" }).then(function (pages) {
+      if (!pages || !pages.length) {
+        const empty = document.createElement("li");
+        empty.textContent = savedList.dataset.empty;
+        savedList.append(empty);
+        return;
+      }
+      pages.forEach(function (page) {
+        const item = document.createElement("li");
+        const link = document.createElement("a");
+        link.href = page.url;
+        link.textContent = page.title || page.url;
+        const saved = document.createElement("span");
+        saved.className = "muted";
+        saved.textContent = " · saved " + formatted(page.savedAt);
+        item.append(link, saved);
+        savedList.append(item);
+      });
+    });
+  }
+
+  if (worker) {
+    worker.addEventListener("message", function (event) {
+      if (event.data && event.data.type === "queue") ask({ type: "queue" }).then(showQueue);
+    });
+    // A page that loaded without the worker (the first visit) greets it once it takes over.
+    worker.addEventListener("controllerchange", hello);
+    if (worker.controller) hello();
+    window.addEventListener("load", function () {
+      worker.register("/sw.js").catch(function () { /* no worker: pages still work online */ });
+    });
   }
 })();

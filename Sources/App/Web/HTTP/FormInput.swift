@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -71,6 +72,18 @@ enum FormInput {
     struct SearchParameters: Decodable {
         var q: String?
         var done: String?
+    }
+
+    static let madeAtHeader = HTTPField.Name("Change-Made-At")!
+
+    /// When a change sent later was made (`Change-Made-At`, ISO 8601: app.js sends it with a change
+    /// kept while offline); nil without the header. A time that cannot be read is refused (400).
+    static func madeAt(_ request: Request) throws -> Date? {
+        guard let raw = request.headers[madeAtHeader] else { return nil }
+        let value = raw.trimmingCharacters(in: .whitespaces)
+        if let date = try? Date(value, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) { return date }
+        if let date = try? Date(value, strategy: .iso8601) { return date }
+        throw HTTPError(.badRequest, message: "Change-Made-At must be a moment in ISO 8601, such as 2026-11-25T08:30:00.000Z.")
     }
 
     static func wantsJSON(_ request: Request) -> Bool {

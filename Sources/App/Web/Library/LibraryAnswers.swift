@@ -14,6 +14,7 @@ extension LibraryOutcome {
         case .invalidNote(let message, _), .invalidRating(let message): (.unprocessableContent, message)
         case .storageFailed: (.serviceUnavailable, Self.saveFailedText(kind))
         case .tooManyNewVisitors(let wait): (.tooManyRequests, VisitorThrottle.Refused(retryAfter: wait).message)
+        case .superseded(let message): (.conflict, message)
         }
     }
 

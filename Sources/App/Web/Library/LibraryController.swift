@@ -90,7 +90,7 @@ struct LibraryController {
         let form = try await FormInput.decode(ChangeForm.self, request, context)
         let wantsJSON = FormInput.wantsJSON(request)
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.movie.link(id))
-        let change: LibraryChange
+        var change: LibraryChange
         do {
             change = LibraryChange(
                 favorite: try FormInput.flag(form.favorite, "favorite"), watched: try FormInput.flag(form.watched, "watched"),
@@ -99,6 +99,7 @@ struct LibraryController {
         } catch {
             return try renderer.unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
         }
+        change.madeAt = try FormInput.madeAt(request)
         if form.confirm != "1", let asked = try await askBeforeLosingNote(id, change, context, wantsJSON: wantsJSON, returnTo: returnTo) {
             return asked
         }
@@ -169,7 +170,7 @@ struct LibraryController {
         let form = try await FormInput.decode(RemoveForm.self, request, context)
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.libraryList(.all))
         let wantsJSON = FormInput.wantsJSON(request)
-        let outcome = await actions.remove(id, kind: .movie, profile: context.profileID)
+        let outcome = await actions.remove(id, kind: .movie, profile: context.profileID, madeAt: try FormInput.madeAt(request))
         if let failure = try renderer.libraryFailure(
             outcome, kind: .movie, id: id, wantsJSON: wantsJSON, retry: nil, returnTo: returnTo, note: nil
         ) {

@@ -50,6 +50,7 @@ struct NavPaths {
     let tvmaze = Route.tvmazeCredit
     let stylesheet = Route.stylesheet
     let icon = Route.icon
+    let touchIcon = Route.touchIcon
     let manifest = Route.manifest
     let script = Route.script
 }
@@ -88,6 +89,7 @@ extension NavPaths: MustacheParent {
         case "tvmaze": tvmaze
         case "stylesheet": stylesheet
         case "icon": icon
+        case "touchIcon": touchIcon
         case "manifest": manifest
         case "script": script
         default: nil

@@ -112,7 +112,9 @@ struct ShowsController {
             return try renderer.unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
         }
         var cookie: Cookie?
-        let outcome = await actions.saveShow(id, favorite: favorite, rating: rating, profile: context.profileID) {
+        let outcome = await actions.saveShow(
+            id, favorite: favorite, rating: rating, madeAt: try FormInput.madeAt(request), profile: context.profileID
+        ) {
             let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
             cookie = newCookie
             return profile
@@ -153,7 +155,7 @@ struct ShowsController {
         let form = try await FormInput.decode(RemoveForm.self, request, context)
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.showFavorites.path)
         let wantsJSON = FormInput.wantsJSON(request)
-        let outcome = await actions.remove(id, kind: .show, profile: context.profileID)
+        let outcome = await actions.remove(id, kind: .show, profile: context.profileID, madeAt: try FormInput.madeAt(request))
         let retry = RetryForm(action: Route.removeShow.link(id), fields: [("return_to", returnTo)])
         if let failure = try renderer.libraryFailure(
             outcome, kind: .show, id: id, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, note: nil
