@@ -302,9 +302,9 @@ def _wait_healthy(process: subprocess.Popen, url: str, stderr_path: Path, timeou
     pytest.fail(f"{url} did not answer 200 within {timeout:.0f} s ({last_error}); app stderr:\n{tail(stderr_path)}", pytrace=False)
 
 
-def launch_app(stub, tmpdir: Path) -> App:
+def launch_app(stub, tmpdir: Path, extra_env: dict | None = None) -> App:
     """Starts .build/debug/popcornswirl on a free port with its own SQLite file in `tmpdir`, wired
-    to the stub, with the e2e administrator; returns once /healthz answers."""
+    to the stub, with the e2e administrator (and `extra_env` set); returns once /healthz answers."""
     port = free_port()
     env = dict(os.environ)
     env.pop("DATABASE_URL", None)  # the e2e app always uses its own SQLite file
@@ -330,6 +330,7 @@ def launch_app(stub, tmpdir: Path) -> App:
         }
     )
     env.pop("ADMIN_TOKEN", None)  # no longer used by the app (it would only log a warning)
+    env.update(extra_env or {})
     _create_admin(env, tmpdir)
     stdout_path, stderr_path = tmpdir / "app.stdout.log", tmpdir / "app.stderr.log"
     with stdout_path.open("wb") as out, stderr_path.open("wb") as err:

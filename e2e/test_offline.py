@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import time
 import urllib.parse
 import urllib.request
 
@@ -213,6 +214,45 @@ def test_offline_reading_changes_and_sign_out(browser, offline_app):
         })().then(done, (e) => done(String(e)));
         """)
     assert leftovers == {"pages": [], "queue": 0, "records": 0}, leftovers
+
+
+def test_the_poster_cache_keeps_the_most_recently_used(browser, stub, tmp_path_factory):
+    """OFFLINE_POSTERS=3: Movies shows twenty posters, the cache keeps three, the least recently used go first."""
+    app = launch_app(stub, tmp_path_factory.mktemp("poster-cap"), {"OFFLINE_POSTERS": "3"})
+    try:
+        browser.get(app.url("/"))
+        worker_ready(browser)
+        browser.refresh()
+        worker_ready(browser)
+        cached = """
+            const done = arguments[arguments.length - 1];
+            caches.open("ps-posters").then(c => c.keys()).then(keys => done(keys.map(k => new URL(k.url).pathname + new URL(k.url).search)));
+        """
+        posters = browser.execute_script(
+            "return [...document.querySelectorAll('main img[src^=\"/posters\"]')].map(i => { const u = new URL(i.src); return u.pathname + u.search; })")
+        assert len(set(posters)) > 5, posters
+
+        def settled(d):
+            # The worker keeps a visited page's posters in the background: wait until it is done.
+            before = d.execute_async_script(cached)
+            time.sleep(1.5)
+            return len(before) == 3 and before == d.execute_async_script(cached)
+
+        until(browser, settled, 30, lambda: f"kept: {browser.execute_async_script(cached)}")
+        kept = browser.execute_async_script(cached)
+        fetch = """
+            const [url, done] = arguments;
+            fetch(url).then(r => r.blob()).then(() => setTimeout(() => done(true), 300), () => done(false));
+        """
+        # The first kept poster is used again; then two posters not kept are shown: the other two go.
+        assert browser.execute_async_script(fetch, kept[0])
+        fresh = [p for p in dict.fromkeys(posters) if p not in kept][:2]
+        for poster in fresh:
+            assert browser.execute_async_script(fetch, poster)
+        until(browser, lambda d: sorted(d.execute_async_script(cached)) == sorted([kept[0]] + fresh), 10,
+              lambda: f"kept {browser.execute_async_script(cached)}, expected {[kept[0]] + fresh}")
+    finally:
+        stop_process(app.process)
 
 
 def post_from_elsewhere(app, cookies: str, path: str, fields: dict) -> int:

@@ -88,8 +88,10 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         logger: services.logger, renderer: renderer
     ).register(on: pages)
     OffersController(offers: services.offers, catalog: services.catalog, shows: services.shows, renderer: renderer).register(on: pages)
-    try OfflineController(library: services.library, lists: services.customLists, search: services.search, renderer: renderer)
-        .register(on: pages)
+    try OfflineController(
+        library: services.library, lists: services.customLists, search: services.search, renderer: renderer, config: services.config
+    )
+    .register(on: pages)
     AccountController(accounts: services.accounts, tokens: services.tokens, renderer: renderer).register(on: pages)
 
     let admin = pages.group(RouterPath(AdminRoute.group)).add(middleware: AdminGate(accounts: services.accounts, renderer: renderer))

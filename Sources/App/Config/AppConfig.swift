@@ -23,6 +23,10 @@ public struct AppConfig: Sendable {
     /// `IMPORT_WORKER=0`: this server works on no import (another server sharing the database
     /// does); uploads are still taken.
     public var importWorker = true
+    /// `OFFLINE_POSTERS` / `OFFLINE_POSTER_MB`: the cap on posters each browser keeps for offline
+    /// use (count, and MiB); the least recently used go first.
+    public var offlinePosters = 400
+    public var offlinePosterMB = 40
     /// Storefront used for iTunes requests and passed on to partner shops.
     public var country: String = "US"
     /// `PUBLIC_URL`: the address people use. An `https://` one makes every request count as HTTPS
@@ -87,6 +91,13 @@ public struct AppConfig: Sendable {
         if let url = value("IMAGE_BASE_URL") { config.imageBaseURL = try validatedBaseURL(url, name: "IMAGE_BASE_URL") }
         if let flag = value("POPCORN_OFFLINE") { config.offline = ["1", "true", "yes"].contains(flag.lowercased()) }
         if let flag = value("IMPORT_WORKER") { config.importWorker = !["0", "false", "no"].contains(flag.lowercased()) }
+        for (name, range, keyPath) in [("OFFLINE_POSTERS", 1...5000, \AppConfig.offlinePosters), ("OFFLINE_POSTER_MB", 1...1000, \.offlinePosterMB)] {
+            guard let raw = value(name) else { continue }
+            guard let number = Int(raw), range.contains(number) else {
+                throw ConfigError.invalid(name: name, value: raw, reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            config[keyPath: keyPath] = number
+        }
         if let country = value("POPCORN_COUNTRY") {
             guard country.count == 2, country.allSatisfy(\.isLetter) else {
                 throw ConfigError.invalid(name: "POPCORN_COUNTRY", value: country, reason: "expected a two-letter store code")

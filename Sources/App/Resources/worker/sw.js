@@ -11,7 +11,8 @@
 //   returns (a page load, the `online` event, Background Sync), with the Idempotency-Key it was
 //   first sent with (so it is done once) and the moment it was made (so the newer change wins).
 //   A change the server refuses stays in the queue, shown to the person until they dismiss it.
-// A new release (RELEASE changes with this file and every file of the shell) replaces the caches.
+// A new release (RELEASE changes with this file, its settings and every file of the shell) replaces
+// the caches. The server fills in RELEASE and the poster cap (OFFLINE_POSTERS, OFFLINE_POSTER_MB).
 "use strict";
 
 const RELEASE = "__RELEASE__";
@@ -19,8 +20,8 @@ const SHELL = "ps-shell-" + RELEASE;
 const PAGES = "ps-pages-" + RELEASE + "-";
 const POSTERS = "ps-posters";
 const TIMEOUT = 3000;
-const MAX_POSTERS = 400;
-const MAX_POSTER_BYTES = 40 * 1024 * 1024;
+const MAX_POSTERS = __MAX_POSTERS__;
+const MAX_POSTER_BYTES = __MAX_POSTER_MB__ * 1024 * 1024;
 const MAX_RECENT = 60;
 const LIST_FRESH = 10 * 60 * 1000;
 const SHELL_FILES = [
@@ -125,7 +126,22 @@ self.addEventListener("fetch", function (event) {
   if (url.pathname.startsWith("/static/") || url.pathname === "/offline") event.respondWith(shell(request));
   else if (url.pathname === "/posters") event.respondWith(poster(request));
   else if (request.mode === "navigate" && !NOT_KEPT.test(url.pathname)) event.respondWith(page(event));
+  else if (request.mode === "navigate") event.respondWith(notKept(event));
 });
+
+// A page never kept (the account's, say): the network, else the offline page.
+async function notKept(event) {
+  try {
+    return (await event.preloadResponse) || (await fetch(event.request));
+  } catch (error) {
+    return offlinePage();
+  }
+}
+
+async function offlinePage() {
+  return (await caches.match("/offline", { cacheName: SHELL }))
+    || new Response("You’re offline, and this page is not saved on this phone.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
 
 async function shell(request) {
   const cache = await caches.open(SHELL);
@@ -143,13 +159,12 @@ async function page(event) {
   const who = await currentScope();
   const cacheName = who === undefined ? null : pagesOf(who);
   const saved = cacheName ? caches.open(cacheName).then(function (cache) { return cache.match(request.url); }) : Promise.resolve(undefined);
-  const answered = (async function () {
-    const response = (await event.preloadResponse) || (await fetch(request));
+  const answered = (async function () { return (await event.preloadResponse) || (await fetch(request)); })();
+  // Kept after the page is answered, never before: the copy is taken before the page reads the body.
+  event.waitUntil(answered.then(function (response) {
     const type = response.headers.get("Content-Type") || "";
-    if (cacheName && response.status === 200 && type.startsWith("text/html")) await keepPage(cacheName, who, request.url, response.clone(), false);
-    return response;
-  })();
-  event.waitUntil(answered.catch(function () {}));
+    if (cacheName && response.status === 200 && type.startsWith("text/html")) return keepPage(cacheName, who, request.url, response.clone(), false);
+  }).catch(function () {}));
   try {
     const first = await Promise.race([answered, timeout(TIMEOUT)]);
     if (first) return first;
@@ -158,9 +173,7 @@ async function page(event) {
     return copy ? marked(copy, false) : await answered;
   } catch (error) {
     const copy = await saved;
-    if (copy) return marked(copy, true);
-    return (await caches.match("/offline", { cacheName: SHELL }))
-      || new Response("You’re offline, and this page is not saved on this phone.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return copy ? marked(copy, true) : offlinePage();
   }
 }
 
@@ -362,7 +375,7 @@ async function sendOrKeep(event) {
   const copy = request.clone();
   try {
     const response = await fetch(request);
-    if (response.ok) event.waitUntil(refresh(true).catch(function () {}));
+    if (response.ok || response.type === "opaqueredirect") event.waitUntil(refresh(true).catch(function () {}));
     return response;
   } catch (error) {
     const who = await currentScope();

@@ -13,20 +13,23 @@ struct OfflineController {
     let renderer: PageRenderer
     let worker: ByteBuffer
 
-    init(library: LibraryService, lists: CustomListService, search: SearchService, renderer: PageRenderer) throws {
+    init(library: LibraryService, lists: CustomListService, search: SearchService, renderer: PageRenderer, config: AppConfig) throws {
         self.library = library
         self.lists = lists
         self.search = search
         self.renderer = renderer
-        worker = try Self.worker()
+        worker = try Self.worker(config)
     }
 
-    /// `sw.js` with its release filled in: a hash of the worker and of every file it keeps as the
-    /// app shell, so any change to them installs a new worker, which replaces the old caches.
-    static func worker() throws -> ByteBuffer {
+    /// `sw.js` with its settings and release filled in: the release is a hash of the worker as
+    /// served and of every file it keeps as the app shell, so any change to them installs a new
+    /// worker, which replaces the old caches.
+    static func worker(_ config: AppConfig) throws -> ByteBuffer {
         guard let resources = Bundle.module.url(forResource: "Resources", withExtension: nil),
-            let script = try? String(contentsOf: resources.appendingPathComponent("worker/sw.js"), encoding: .utf8)
+            let source = try? String(contentsOf: resources.appendingPathComponent("worker/sw.js"), encoding: .utf8)
         else { throw PageRenderer.RenderError.missingTemplates }
+        let script = source.replacingOccurrences(of: "__MAX_POSTERS__", with: String(config.offlinePosters))
+            .replacingOccurrences(of: "__MAX_POSTER_MB__", with: String(config.offlinePosterMB))
         var hash = SHA256()
         hash.update(data: Data(script.utf8))
         let shell = resources.appendingPathComponent("public")
