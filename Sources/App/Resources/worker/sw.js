@@ -24,6 +24,9 @@ const MAX_POSTERS = __MAX_POSTERS__;
 const MAX_POSTER_BYTES = __MAX_POSTER_MB__ * 1024 * 1024;
 const MAX_RECENT = 60;
 const LIST_FRESH = 10 * 60 * 1000;
+// Keeping a page (its copy, its record, its posters) waits this long after the page is answered,
+// so it never competes with the page's own first paint (measured by scripts/pwa_paint).
+const KEEP_AFTER = 2000;
 const SHELL_FILES = [
   "/offline", "/static/app.css", "/static/app.js", "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png",
   "/static/icon-maskable-512.png", "/static/apple-touch-icon.png", "/static/manifest.webmanifest",
@@ -91,6 +94,12 @@ function notify(message) {
 // ---------------------------------------------------------------- install and activate
 
 self.addEventListener("install", function (event) {
+  // Where the browser has static routing, the shell is read from the cache without waking this
+  // script (a miss goes to the network): a repeat visit's stylesheet and script cost no JavaScript.
+  // Posters stay with `poster` below, which records their use for the cap.
+  if (event.addRoutes) {
+    event.addRoutes([{ condition: { urlPattern: new URLPattern({ pathname: "/static/*" }) }, source: "cache" }]).catch(function () {});
+  }
   event.waitUntil(caches.open(SHELL)
     .then(function (cache) { return cache.addAll(SHELL_FILES.map(function (url) { return new Request(url, { cache: "reload" }); })); })
     .then(function () { return self.skipWaiting(); }));
@@ -158,21 +167,27 @@ async function page(event) {
   const request = event.request;
   const who = await currentScope();
   const cacheName = who === undefined ? null : pagesOf(who);
-  const saved = cacheName ? caches.open(cacheName).then(function (cache) { return cache.match(request.url); }) : Promise.resolve(undefined);
+  // Read only when needed (slow or no answer): an answered page costs no cache read.
+  const saved = function () {
+    return cacheName ? caches.open(cacheName).then(function (cache) { return cache.match(request.url); }) : Promise.resolve(undefined);
+  };
   const answered = (async function () { return (await event.preloadResponse) || (await fetch(request)); })();
-  // Kept after the page is answered, never before: the copy is taken before the page reads the body.
+  // Kept after the page is answered and painted, never before: the copy is taken before the page
+  // reads the body.
   event.waitUntil(answered.then(function (response) {
     const type = response.headers.get("Content-Type") || "";
-    if (cacheName && response.status === 200 && type.startsWith("text/html")) return keepPage(cacheName, who, request.url, response.clone(), false);
+    if (!cacheName || response.status !== 200 || !type.startsWith("text/html")) return;
+    const copy = response.clone();
+    return timeout(KEEP_AFTER).then(function () { return keepPage(cacheName, who, request.url, copy, false); });
   }).catch(function () {}));
   try {
     const first = await Promise.race([answered, timeout(TIMEOUT)]);
     if (first) return first;
     // Slow: the saved copy now, if there is one; otherwise keep waiting for the network.
-    const copy = await saved;
+    const copy = await saved();
     return copy ? marked(copy, false) : await answered;
   } catch (error) {
-    const copy = await saved;
+    const copy = await saved();
     return copy ? marked(copy, true) : offlinePage();
   }
 }
@@ -217,22 +232,28 @@ async function trimRecent(cacheName, who) {
 // A page's posters are kept with it, so it opens offline with its pictures.
 async function keepPosters(body) {
   const cache = await caches.open(POSTERS);
+  await recordUse();
   const found = body.match(/src="\/posters\?[^"]*"/g) || [];
   for (const attribute of found.slice(0, 80)) {
     const url = new URL(unescapeHTML(attribute.slice(5, -1)), self.location.origin).href;
-    if (await cache.match(url)) continue;
+    if (await cache.match(url)) {
+      touched.add(url);
+      continue;
+    }
     try {
       const response = await fetch(url);
       if (response.ok) await keepPoster(cache, url, response);
     } catch (error) {
-      return;
+      break;
     }
   }
+  await recordUse();
 }
 
 async function keepPoster(cache, url, response) {
   const blob = await response.clone().blob();
   await cache.put(url, response);
+  await recordUse();
   await idb("posters", "readwrite", function (s) { return s.put({ url: url, bytes: blob.size, usedAt: Date.now() }); });
   const all = (await idb("posters", "readonly", function (s) { return s.getAll(); })).sort(function (a, b) { return a.usedAt - b.usedAt; });
   let bytes = all.reduce(function (sum, p) { return sum + p.bytes; }, 0);
@@ -246,13 +267,33 @@ async function keepPoster(cache, url, response) {
   }
 }
 
+// A poster shown from the cache is recorded as used, in one write a moment later (not one per poster
+// while the page loads).
+const touched = new Set();
+let touchTimer = null;
+async function recordUse() {
+  clearTimeout(touchTimer);
+  touchTimer = null;
+  const urls = Array.from(touched);
+  touched.clear();
+  if (!urls.length) return;
+  const d = await db();
+  const transaction = d.transaction("posters", "readwrite");
+  const store = transaction.objectStore("posters");
+  const now = Date.now();
+  urls.forEach(function (url) {
+    const request = store.get(url);
+    request.onsuccess = function () { if (request.result) { request.result.usedAt = now; store.put(request.result); } };
+  });
+  await new Promise(function (resolve) { transaction.oncomplete = transaction.onerror = transaction.onabort = resolve; });
+}
+
 async function poster(request) {
   const cache = await caches.open(POSTERS);
   const hit = await cache.match(request.url);
   if (hit) {
-    idb("posters", "readwrite", function (s) { return s.get(request.url); }).then(function (record) {
-      if (record) idb("posters", "readwrite", function (s) { record.usedAt = Date.now(); return s.put(record); });
-    });
+    touched.add(request.url);
+    if (!touchTimer) touchTimer = setTimeout(recordUse, KEEP_AFTER);
     return hit;
   }
   try {
@@ -479,7 +520,8 @@ self.addEventListener("message", function (event) {
     // A page loaded (or the connection returned): send what waits, answer with the queue, then
     // keep the plan's pages in the background.
     work = (data.online ? sync(data.token) : Promise.resolve()).then(queue);
-    event.waitUntil(work.then(function () { return data.online ? refresh(false) : null; }).catch(function () {}));
+    event.waitUntil(work.then(function () { return data.online ? timeout(KEEP_AFTER).then(function () { return refresh(false); }) : null; })
+      .catch(function () {}));
   } else if (data.type === "changed") {
     event.waitUntil(refresh(true).catch(function () {}));
     return;
