@@ -217,7 +217,8 @@ def test_offline_reading_changes_and_sign_out(browser, offline_app):
 
 
 def test_the_poster_cache_keeps_the_most_recently_used(browser, stub, tmp_path_factory):
-    """OFFLINE_POSTERS=3: Movies shows twenty posters, the cache keeps three, the least recently used go first."""
+    """OFFLINE_POSTERS=3: Movies shows twenty posters, the cache keeps three, the least recently used
+    go first; then a new release replaces the old caches."""
     app = launch_app(stub, tmp_path_factory.mktemp("poster-cap"), {"OFFLINE_POSTERS": "3"})
     try:
         browser.get(app.url("/"))
@@ -251,6 +252,20 @@ def test_the_poster_cache_keeps_the_most_recently_used(browser, stub, tmp_path_f
             assert browser.execute_async_script(fetch, poster)
         until(browser, lambda d: sorted(d.execute_async_script(cached)) == sorted([kept[0]] + fresh), 10,
               lambda: f"kept {browser.execute_async_script(cached)}, expected {[kept[0]] + fresh}")
+
+        # A new release (here: another cap, which changes the worker) replaces the old caches.
+        names = "const done = arguments[0]; caches.keys().then(done);"
+        old = browser.execute_async_script(names)
+        old_release = next(n for n in old if n.startswith("ps-shell-")).removeprefix("ps-shell-")
+        app.stop()
+        app.env["OFFLINE_POSTERS"] = "4"
+        app.start()
+        browser.refresh()
+        until(browser, lambda d: any(n.startswith("ps-shell-") and old_release not in n for n in d.execute_async_script(names)), 15,
+              "the new release's worker did not install")
+        until(browser, lambda d: not any(old_release in n for n in d.execute_async_script(names)), 15,
+              lambda: f"the old release's caches are still there: {browser.execute_async_script(names)}")
+        assert "ps-posters" in browser.execute_async_script(names), "posters outlive a release (their addresses name their bytes)"
     finally:
         stop_process(app.process)
 
