@@ -1,7 +1,9 @@
 import Foundation
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Synchronization
 import Testing
 
 @testable import App
@@ -133,6 +135,32 @@ struct OfflineSyncTests {
                 let taken = try await client.sendJSON("/api/v1/diary", method: .post, watch, cookie: cookie, headers: Self.key("busy"))
                 #expect(taken.status == .created && taken.headers[IdempotencyMiddleware.replayed] == nil)
                 #expect(try await app.services.diary.watches(profile: profile, kind: .movie, itemID: "1001").count == 2)
+            }
+        }
+    }
+
+    @Test("an answer that says 'not now' (429, 408) or failed (5xx) is not kept: the same key sent later does the write")
+    func notNowIsNotKept() async throws {
+        try await TestDatabase.with { database in
+            let calls = Mutex(0)
+            let router = Router(context: AppRequestContext.self)
+            router.add(middleware: IdempotencyMiddleware(store: IdempotencyStore(database: database, clock: ManualClock())))
+            router.post("/write") { _, _ -> Response in
+                let call = calls.withLock {
+                    $0 += 1
+                    return $0
+                }
+                let status: HTTPResponse.Status = [1: .tooManyRequests, 2: .requestTimeout, 3: .serviceUnavailable][call] ?? .created
+                return Response(status: status, body: ResponseBody(byteBuffer: ByteBuffer(string: "call \(call)")))
+            }
+            try await Application(router: router).test(.router) { client in
+                var answers: [String] = []
+                for _ in 0..<5 {
+                    let response = try await client.execute(uri: "/write", method: .post, headers: Self.key("later"), body: ByteBuffer(string: "x"))
+                    answers.append("\(response.status.code) \(String(buffer: response.body))")
+                }
+                #expect(answers == ["429 call 1", "408 call 2", "503 call 3", "201 call 4", "201 call 4"])
+                #expect(calls.withLock { $0 } == 4)
             }
         }
     }

@@ -7,7 +7,8 @@ import SQLKit
 /// A write (POST, PUT, PATCH, DELETE) sent with an `Idempotency-Key` header is done once per key
 /// and caller: the same key sent again gets the first answer (marked `Idempotent-Replayed: true`)
 /// without the write being done again; while the first is still being answered, 409; with another
-/// request, 422. Answers of 500 and above, and failures, are not kept, so the key can be retried.
+/// request, 422. Answers of 500 and above, 408 and 429, and failures, are not kept, so the key can
+/// be retried.
 /// A write without the header is done as before.
 struct IdempotencyMiddleware: RouterMiddleware {
     static let header = HTTPField.Name("Idempotency-Key")!
@@ -57,6 +58,12 @@ struct IdempotencyMiddleware: RouterMiddleware {
         }
     }
 
+    /// An answer worth repeating: not a failure (5xx) and not "not now" (408, 429), which the same
+    /// request sent again later should get past.
+    static func isFinal(_ status: HTTPResponse.Status) -> Bool {
+        status.code < 500 && status != .requestTimeout && status != .tooManyRequests
+    }
+
     /// What a key was first sent with: SHA-256 of the method, path, query and body.
     static func fingerprint(_ method: HTTPRequest.Method, _ path: String, _ query: String?, _ body: ByteBuffer) -> String {
         var hash = SHA256()
@@ -79,7 +86,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         try await response.body.write(CollectingWriter(collected: collected))
         let bytes = collected.buffer
         response.body = ResponseBody(byteBuffer: bytes)
-        if response.status.code < 500, bytes.readableBytes <= IdempotencyStore.maxBody {
+        if Self.isFinal(response.status), bytes.readableBytes <= IdempotencyStore.maxBody {
             let answer = IdempotencyStore.Answer(
                 status: response.status.code, contentType: response.headers[.contentType], location: response.headers[.location],
                 body: Data(bytes.readableBytesView))
