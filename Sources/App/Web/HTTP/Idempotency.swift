@@ -69,7 +69,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         var hash = SHA256()
         hash.update(data: Data("\(method.rawValue) \(path)?\(query ?? "")\n".utf8))
         hash.update(data: Data(body.readableBytesView))
-        return hash.finalize().map { String(format: "%02x", $0) }.joined()
+        return Hex.string(hash.finalize())
     }
 
     /// Whose keys: an API token's (hashed), else the session's profile, else the browser's visitor id.

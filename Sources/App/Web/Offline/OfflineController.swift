@@ -37,7 +37,7 @@ struct OfflineController {
             hash.update(data: Data(name.utf8))
             hash.update(data: try Data(contentsOf: shell.appendingPathComponent(name)))
         }
-        let release = hash.finalize().prefix(6).map { String(format: "%02x", $0) }.joined()
+        let release = Hex.string(hash.finalize().prefix(6))
         return ByteBuffer(string: script.replacingOccurrences(of: "__RELEASE__", with: release))
     }
 

@@ -19,8 +19,7 @@ struct OfflinePlan: Encodable, Sendable {
     let details: [String]
 
     static func scope(of profile: UUID) -> String {
-        SHA256.hash(data: Data("popcornswirl-offline|\(profile.uuidString.lowercased())".utf8)).prefix(16)
-            .map { String(format: "%02x", $0) }.joined()
+        Hex.string(SHA256.hash(data: Data("popcornswirl-offline|\(profile.uuidString.lowercased())".utf8)).prefix(16))
     }
 
     static func make(
