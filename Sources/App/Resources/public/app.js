@@ -763,9 +763,14 @@
     });
     // A page that loaded without the worker (the first visit) greets it once it takes over.
     worker.addEventListener("controllerchange", hello);
-    if (worker.controller) hello();
+    // After the page has loaded and painted, when the browser is idle: greeting the worker sets off
+    // its own work (the queue, the plan), which must not compete with this page's first paint.
     window.addEventListener("load", function () {
-      worker.register("/sw.js").catch(function () { /* no worker: pages still work online */ });
+      const idle = window.requestIdleCallback ? window.requestIdleCallback.bind(window) : function (work) { return window.setTimeout(work, 0); };
+      idle(function () {
+        if (worker.controller) hello();
+        worker.register("/sw.js").catch(function () { /* no worker: pages still work online */ });
+      }, { timeout: 1000 });
     });
   }
 })();
