@@ -120,6 +120,30 @@ struct OfferRecordingTests {
         }
     }
 
+    @Test("a page the offline worker keeps in the background counts no impression and uses none of the visitor's cap")
+    func backgroundKeep() async throws {
+        try await TestApp.withOffers { app, shop in
+            try await app.addOffer(advertiser: shop, headline: "Thriller Night Popcorn", genres: ["thriller"])
+            try await app.test { client in
+                let visitor = try #require(try await client.get("/offline").visitorCookie)
+                var headers = HTTPFields()
+                headers[.cookie] = visitor
+                headers[FetchMetadata.siteHeader] = "same-origin"
+                headers[FetchMetadata.backgroundKeepHeader] = "1"
+                for _ in 1...4 {
+                    let kept = try await client.execute(uri: "/movies/1001", method: .get, headers: headers)
+                    #expect(kept.status == .ok)
+                }
+                #expect(try await app.impressionRows() == 0)
+
+                // The person then opens the page: the offer is shown and counted once.
+                let seen = try await client.get("/movies/1001", cookie: visitor)
+                #expect(seen.text.contains(#"<aside class="offer-banner""#))
+                #expect(try await app.impressionRows() == 1)
+            }
+        }
+    }
+
     @Test("a sponsored card counts an impression for its offer")
     func listingImpressions() async throws {
         try await TestApp.withOffers(.shop("Drama Club"), upstream: .withListings()) { app, shop in

@@ -396,7 +396,8 @@ async function keepPlan(changed) {
       continue;
     }
     try {
-      const response = await fetch(url, { credentials: "same-origin" });
+      // Marked as kept in the background: nobody sees this page now, so it counts no offer shown.
+      const response = await fetch(url, { credentials: "same-origin", headers: { "X-Offline-Keep": "1" } });
       if (response.status === 200) await keepPage(cacheName, plan.scope, url, response, true);
     } catch (error) {
       return;

@@ -72,6 +72,8 @@ struct VisitorMiddleware: RouterMiddleware {
             newVisitor = token
             context.visitor = FetchMetadata(request.headers).isBrowser ? SessionService.hash(token) : ""
         }
+        // A page kept on the phone in the background is seen by nobody now: the uncounted visitor.
+        if FetchMetadata(request.headers).isBackgroundKeep { context.visitor = "" }
         var response = try await next(request, context)
         if !response.isPublic, let newVisitor {
             response.setCookie(context.cookies.make(Self.visitorCookie, newVisitor, maxAge: 365 * 24 * 3600))

@@ -9,21 +9,24 @@ struct FetchMetadata: Sendable, Equatable {
     static let modeHeader = HTTPField.Name("Sec-Fetch-Mode")!
     static let destHeader = HTTPField.Name("Sec-Fetch-Dest")!
 
+    /// Set by the offline service worker (`sw.js`) on the pages it keeps in the background, which
+    /// nobody is looking at.
+    static let backgroundKeepHeader = HTTPField.Name("X-Offline-Keep")!
+
     let site: String?
     let mode: String?
     let dest: String?
+    /// The page is fetched to be kept on the phone for later, not shown now: it counts no offer
+    /// impression and uses nobody's frequency cap.
+    let isBackgroundKeep: Bool
 
     init(_ headers: HTTPFields) {
         site = headers[Self.siteHeader].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         mode = headers[Self.modeHeader].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         dest = headers[Self.destHeader].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        isBackgroundKeep = headers[Self.backgroundKeepHeader] != nil
     }
 
-    /// Another site's page made the browser request this as part of that page (an `<img>`, a
-    /// `<script>`, a `fetch()`, a frame), rather than a person following a link to a top-level page:
-    /// `Sec-Fetch-Site: cross-site` with a destination other than `document` or a mode other than
-    /// `navigate`. Same-origin, same-site and `none` (typed or bookmarked), and requests without the
-    /// headers, are not.
     /// A browser sent it (every current one sends `Sec-Fetch-Site`; a crawler or script does not).
     var isBrowser: Bool { site != nil }
 
@@ -31,6 +34,11 @@ struct FetchMetadata: Sendable, Equatable {
     /// from a client that sends no Fetch Metadata: not from another site's page.
     var isOwnRequest: Bool { site == nil || site == "same-origin" || site == "none" }
 
+    /// Another site's page made the browser request this as part of that page (an `<img>`, a
+    /// `<script>`, a `fetch()`, a frame), rather than a person following a link to a top-level page:
+    /// `Sec-Fetch-Site: cross-site` with a destination other than `document` or a mode other than
+    /// `navigate`. Same-origin, same-site and `none` (typed or bookmarked), and requests without the
+    /// headers, are not.
     var isCrossSiteSubresource: Bool {
         site == "cross-site" && (dest != "document" || mode != "navigate")
     }
