@@ -60,6 +60,7 @@ struct VisitorMiddleware: RouterMiddleware {
                 context.sessionToken = token
             }
         }
+        let metadata = FetchMetadata(request.headers)
         var newVisitor: String?
         if let raw = context.cookies.value(Self.visitorCookie, in: request), RandomToken.isWellFormed(raw) {
             context.visitor = SessionService.hash(raw)
@@ -70,10 +71,10 @@ struct VisitorMiddleware: RouterMiddleware {
             // "": it writes no impression rows and shares one frequency cap.
             let token = Self.firstVisitToken(address: context.clientAddress ?? "")
             newVisitor = token
-            context.visitor = FetchMetadata(request.headers).isBrowser ? SessionService.hash(token) : ""
+            context.visitor = metadata.isBrowser ? SessionService.hash(token) : ""
         }
         // A page kept on the phone in the background is seen by nobody now: the uncounted visitor.
-        if FetchMetadata(request.headers).isBackgroundKeep { context.visitor = "" }
+        if metadata.isBackgroundKeep { context.visitor = "" }
         var response = try await next(request, context)
         if !response.isPublic, let newVisitor {
             response.setCookie(context.cookies.make(Self.visitorCookie, newVisitor, maxAge: 365 * 24 * 3600))
