@@ -27,6 +27,11 @@ public struct AppServices: Sendable {
     let shopOrders: ShopOrders
     public let tokens: APITokenService
     public let logger: Logger
+    /// What `/metrics` shows (`AppMetrics`), and whether this server takes requests (`/ready`).
+    public let metrics: AppMetrics
+    public let readiness: Readiness
+    /// This server among those sharing the database (the owner of the leases it takes).
+    public let instance: String
 
     public init(
         config: AppConfig, database: AppDatabase, http: any UpstreamHTTP, clock: any AppClock = SystemClock(), logger: Logger,
@@ -39,14 +44,23 @@ public struct AppServices: Sendable {
         var logger = logger
         logger.handler = RedactingLogHandler(logger.handler)
         self.logger = logger
+        let metrics = AppMetrics()
+        self.metrics = metrics
+        readiness = Readiness(database: database)
+        let maxWait = Duration.milliseconds(config.operations.upstreamWaitMilliseconds)
+        instance = "server-" + RequestTrace.newID().prefix(12)
+        // Several servers share a PostgreSQL database: one upstream call per key among them, and
+        // the upstreams' limits counted for all of them. SQLite is one server: its own memory does.
+        let leases = database.isPostgres ? Leases(database: database, clock: clock, owner: instance) : nil
         let store = SQLCacheStore(database: database)
         // iTunes: about 20 calls a minute, shared by the year lists, lookups and title searches.
         let itunesBreaker = HostBreaker(coolDown: 30, clock: clock)
         let upstream = CachedUpstream(
             http: http, store: store,
-            throttle: HostThrottle(limit: 20, window: 60, clock: clock),
+            throttle: .forUpstream(.itunes, database: database, clock: clock),
             breaker: itunesBreaker,
-            clock: clock, offline: config.offline, logger: logger, share: .itunes(config.shares, database: database, clock: clock)
+            clock: clock, offline: config.offline, logger: logger, share: .itunes(config.shares, database: database, clock: clock),
+            maxWait: maxWait, metrics: metrics, leases: leases
         )
         let offlineCatalog = try OfflineCatalog.bundled()
         catalog = MovieCatalog(
@@ -56,18 +70,19 @@ public struct AppServices: Sendable {
         // TVMaze allows at least 20 calls per 10 s; on 429 it wants ~2 s of quiet, then one retry.
         let tvmaze = CachedUpstream(
             http: http, store: SQLCacheStore(database: database),
-            throttle: HostThrottle(limit: 20, window: 10, clock: clock),
+            throttle: .forUpstream(.tvmaze, database: database, clock: clock),
             breaker: HostBreaker(coolDown: 30, clock: clock),
             clock: clock, offline: config.offline, logger: logger, rateLimitRetryDelay: 2,
-            share: .tvmaze(config.shares, database: database, clock: clock), sleep: sleep
+            share: .tvmaze(config.shares, database: database, clock: clock), sleep: sleep, maxWait: maxWait, metrics: metrics, leases: leases
         )
         shows = ShowCatalog(upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineShows.bundled())
         // OMDb's free key: 1,000 calls a day, counted in the database.
         let omdbUpstream = CachedUpstream(
             http: http, store: store,
-            throttle: HostThrottle(limit: 20, window: 10, clock: clock),
+            throttle: .forUpstream(.omdb, database: database, clock: clock),
             breaker: HostBreaker(coolDown: 30, clock: clock),
-            clock: clock, offline: config.offline, logger: logger, share: .omdb(config.shares, database: database, clock: clock)
+            clock: clock, offline: config.offline, logger: logger, share: .omdb(config.shares, database: database, clock: clock),
+            maxWait: maxWait, metrics: metrics, leases: leases
         )
         let omdb = OMDbClient(
             upstream: omdbUpstream, store: store, apiKey: config.omdbAPIKey, baseURL: config.omdbBaseURL,
@@ -107,6 +122,7 @@ public struct AppServices: Sendable {
             directory: config.posterCacheDirectory, http: http, imageBaseURL: config.imageBaseURL, offline: config.offline,
             breaker: HostBreaker(coolDown: 30, clock: clock), logger: logger
         )
+        collectGauges()
     }
 
     /// `popcornswirl create-token`: a personal API token for the named account.

@@ -15,10 +15,37 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
         router: router, server: .http1(configuration: httpConfiguration),
         configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "PopcornSwirl"),
         // Stopped last first: the import worker ends its batch before the database closes.
-        services: [SessionCleanup(sessions: services.sessions, logger: services.logger), ShutdownHooks(hooks: [flushImpressions] + onShutdown)]
+        services: (services.config.operations.listensForChanges
+            // Its own connection: it may hear changes until the very end.
+            ? [ChangeListener(database: services.database, logger: services.logger)] : [])
+            + [
+                SessionCleanup(
+                    sessions: services.sessions, logger: services.logger, interval: TimeInterval(services.config.operations.cleanupIntervalSeconds),
+                    owner: services.instance),
+                ShutdownHooks(hooks: [flushImpressions] + onShutdown),
+            ]
             + (services.config.importWorker ? [ImportWorker(imports: services.imports, logger: services.logger)] : []),
         logger: services.logger
     )
+}
+
+/// Runs the server until SIGTERM or SIGINT, then shuts down in order: `/ready` turns 503 and
+/// requests are still served for `SHUTDOWN_DRAIN_SECONDS` (`DrainService`); the listener closes and
+/// requests in flight finish, within `SHUTDOWN_TIMEOUT_SECONDS` (after which they are cancelled);
+/// then queued impressions are written and the database closes. The metrics listener, when
+/// configured, stops last.
+public func serve(services: AppServices, onShutdown: [@Sendable () async -> Void] = []) async throws {
+    let operations = services.config.operations
+    var group: [ServiceGroupConfiguration.ServiceConfiguration] = []
+    if operations.metricsPort != nil {
+        group.append(.init(service: buildMetricsApplication(metrics: services.metrics, operations: operations, logger: services.logger)))
+    }
+    group.append(.init(service: try await buildApplication(services: services, onShutdown: onShutdown)))
+    let drain = Duration.seconds(operations.drainSeconds)
+    group.append(.init(service: DrainService(readiness: services.readiness, drain: drain, logger: services.logger)))
+    var configuration = ServiceGroupConfiguration(services: group, gracefulShutdownSignals: [.sigterm, .sigint], logger: services.logger)
+    configuration.maximumGracefulShutdownDuration = drain + .seconds(operations.shutdownTimeoutSeconds)
+    try await ServiceGroup(configuration: configuration).run()
 }
 
 /// A connection silent for 30 s is closed (idle keep-alives and half-sent requests alike). Headers
@@ -31,6 +58,8 @@ let httpConfiguration = HTTP1Channel.Configuration(
 public func buildRouter(services: AppServices) async throws -> Router<AppRequestContext> {
     let renderer = try await PageRenderer.load()
     let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ObservingMiddleware(metrics: services.metrics))
+    router.add(middleware: CompressionMiddleware())
     router.add(middleware: SecurityHeadersMiddleware(transport: Transport(config: services.config)))
     // Outside the file server, so a missing file becomes a readable 404 page.
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, logger: services.logger))
@@ -43,6 +72,8 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
                 logger: services.logger
             ))
     }
+    // Probes: before the visitor's session is looked up, so `/health` never touches the database.
+    HealthController(readiness: services.readiness).register(on: router)
     router.add(middleware: VisitorMiddleware(sessions: services.sessions))
     let apiRoutes = try APIRoutes.load()
     router.add(middleware: APIMethodMiddleware(routes: apiRoutes))
@@ -52,9 +83,6 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer)).add(middleware: idempotency)
         .add(middleware: FairShareMiddleware())
     let actions = LibraryActions(services)
-    pages.on(Route.health) { _, _ in
-        Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: "ok")))
-    }
     MoviesController(
         catalog: services.catalog, library: services.library, actions: actions, offers: services.offers, titles: services.titles,
         clock: services.clock, renderer: renderer, sharedPages: RenderedPageCache()

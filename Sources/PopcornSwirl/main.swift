@@ -19,8 +19,16 @@ struct Serve: AsyncParsableCommand {
     func run() async throws {
         // Off the main actor: the entry point is main-actor isolated, and work inherited from it
         // would funnel through the main thread.
-        // Every line of every library goes through the redaction of secrets.
-        LoggingSystem.bootstrap { label in RedactingLogHandler(StreamLogHandler.standardError(label: label)) }
+        // Every line of every library goes through the redaction of secrets, and one written while
+        // a request is answered carries its id.
+        let json = (try? AppConfig.fromEnvironment())?.operations.logFormat == .json
+        LoggingSystem.bootstrap(
+            { label, provider in
+                RedactingLogHandler(
+                    json
+                        ? JSONLogHandler(label: label, metadataProvider: provider)
+                        : StreamLogHandler.standardError(label: label, metadataProvider: provider))
+            }, metadataProvider: RequestTrace.metadataProvider)
         try await Task.detached { try await Self.serve() }.value
     }
 
@@ -34,9 +42,9 @@ struct Serve: AsyncParsableCommand {
         if ProcessInfo.processInfo.environment["ADMIN_TOKEN"] != nil {
             logger.warning("ADMIN_TOKEN is no longer used: the console and admin API are for admin accounts (popcornswirl create-admin)")
         }
-        let app = try await buildApplication(services: services, onShutdown: [{ await http.shutdown() }, { await database.shutdown() }])
         logger.info("PopcornSwirl on http://\(config.host):\(config.port) (\(config.offline ? "offline mode" : "iTunes at \(config.itunesBaseURL)"))")
-        try await app.runService()
+        if let port = config.operations.metricsPort { logger.info("metrics on http://\(config.operations.metricsHost):\(port)/metrics") }
+        try await App.serve(services: services, onShutdown: [{ await http.shutdown() }, { await database.shutdown() }])
     }
 }
 

@@ -19,6 +19,15 @@ public final class APITokenService: Sendable {
     init(database: AppDatabase, clock: any AppClock) {
         self.database = database
         self.clock = clock
+        // Tokens another server revoked are forgotten here at once.
+        database.changes.subscribe { [known] change in
+            switch change {
+            case .token(let key): known.forget(key)
+            case .tokens(let profile): known.forget { _, caller in caller.profile == profile }
+            case .everything: known.forget { _, _ in true }
+            default: break
+            }
+        }
     }
 
     /// The account a token acts as.
@@ -84,6 +93,7 @@ public final class APITokenService: Sendable {
         }
         try await database.write { db in try await row.delete(on: db) }
         known.forget(row.tokenHash)
+        database.changes.publish(.token(row.tokenHash))
         return true
     }
 
@@ -103,6 +113,7 @@ public final class APITokenService: Sendable {
     /// Forgets what this server remembers of an account's tokens (deleted account, changed role).
     func forget(profile: UUID) {
         known.forget { _, caller in caller.profile == profile }
+        database.changes.publish(.tokens(profile: profile))
     }
 
     /// The account a bearer token acts as; nil for an unknown, revoked or malformed token.

@@ -12,6 +12,9 @@ import ServiceLifecycle
 /// - sign-in failures and sign-up attempts that have left their throttle's window;
 /// - the answers kept for `Idempotency-Key`s, two days after their write.
 ///
+/// Where several servers share the database, one of them sweeps each hour: the `clean-up` lease
+/// (`Leases`), held for most of the interval, is taken by whichever asks first.
+///
 /// Work is in batches of `batchSize` rows, each its own short write (other writers get their turn
 /// between batches), at most `maxBatches` per kind per sweep; anything left waits for the next.
 public struct SessionCleanup: Service {
@@ -21,11 +24,14 @@ public struct SessionCleanup: Service {
     let sessions: SessionService
     let logger: Logger
     let interval: TimeInterval
+    /// This server, as the `clean-up` lease's owner.
+    let owner: String
 
-    public init(sessions: SessionService, logger: Logger, interval: TimeInterval = 3600) {
+    public init(sessions: SessionService, logger: Logger, interval: TimeInterval = 3600, owner: String = "server-" + RequestTrace.newID()) {
         self.sessions = sessions
         self.logger = logger
         self.interval = interval
+        self.owner = owner
     }
 
     public func run() async throws {
@@ -35,10 +41,12 @@ public struct SessionCleanup: Service {
                 try? await Task.sleep(for: .seconds(interval))
                 guard !Task.isCancelled else { return }
                 do {
+                    let leases = Leases(database: sessions.database, clock: sessions.clock, owner: owner)
+                    // Another server has this hour's sweep.
+                    guard try await leases.take("clean-up", for: interval * 0.9) else { continue }
                     let swept = try await sweep()
-                    if swept.sessions + swept.visitors > 0 {
-                        logger.info("clean-up: \(swept.sessions) sessions and \(swept.visitors) visitor profiles deleted")
-                    }
+                    logger.info(
+                        "clean-up: \(swept.sessions) sessions and \(swept.visitors) visitor profiles deleted", metadata: ["server": "\(owner)"])
                 } catch is CancellationError {
                     return
                 } catch {
@@ -86,6 +94,11 @@ public struct SessionCleanup: Service {
             windows.map { window in { @Sendable in try await window.sweep(batch: Self.batchSize) } }
             + ClientShare.all(database: database, clock: sessions.clock).map { share in { @Sendable in try await share.sweep(batch: Self.batchSize) }
             }
+            + HostThrottle.Spec.all.map { spec in
+                let throttle = HostThrottle(spec, database: database, clock: sessions.clock)
+                return { @Sendable in try await throttle.sweep(batch: Self.batchSize) }
+            }
+            + [{ @Sendable in try await Leases(database: database, clock: sessions.clock, owner: "").sweep(batch: Self.batchSize) }]
         for sweep in sweeps {
             var rounds = 0
             while rounds < Self.maxBatches, try await sweep() == Self.batchSize { rounds += 1 }

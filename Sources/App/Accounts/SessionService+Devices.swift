@@ -40,6 +40,7 @@ extension SessionService {
         guard let key = rows.compactMap(\.id).first(where: { $0.hasPrefix(handle.lowercased()) }) else { return false }
         known.forget(key)
         try await database.write { db in try await SessionModel.query(on: db).filter(\.$id == key).delete() }
+        database.changes.publish(.session(key))
         return true
     }
 }

@@ -47,6 +47,15 @@ public final class SessionService: Sendable {
         self.database = database
         self.clock = clock
         self.idleTimeout = idleTimeout
+        // Sessions another server ended are forgotten here at once, not after the 30 s re-check.
+        database.changes.subscribe { [known] change in
+            switch change {
+            case .session(let key): known.forget(key)
+            case .sessions(let profile, let kept): known.forget { key, remembered in remembered.identity.profile == profile && key != kept }
+            case .everything: known.forget { _, _ in true }
+            default: break
+            }
+        }
     }
 
     static func hash(_ token: String) -> String {
@@ -134,6 +143,7 @@ public final class SessionService: Sendable {
         let key = Self.hash(token)
         known.forget(key)
         try await database.write { db in try await SessionModel.query(on: db).filter(\.$id == key).delete() }
+        database.changes.publish(.session(key))
     }
 
     /// Ends every session of a profile but `keeping` (password change, account deletion, "sign out
@@ -146,6 +156,7 @@ public final class SessionService: Sendable {
             if let kept { query = query.filter(\.$id != kept) }
             try await query.delete()
         }
+        database.changes.publish(.sessions(profile: profile, kept: kept))
     }
 
     /// Creates a visitor profile and its session; returns the cookie token.

@@ -27,6 +27,9 @@ public final class OfferStore: Sendable {
     init(database: AppDatabase, clock: any AppClock) {
         self.database = database
         self.clock = clock
+        database.changes.subscribe { [weak self] change in
+            if change == .offers || change == .everything { self?.forgetCopy() }
+        }
     }
 
     /// The current advertisers and offers: read from the database at most every `refreshInterval`
@@ -59,8 +62,14 @@ public final class OfferStore: Sendable {
         return fresh
     }
 
-    /// After a change on this server: the next page reads the database again.
+    /// After a change on this server: the next page here reads the database again, and so does
+    /// the next on every other server sharing the database (`ChangeFeed`).
     func invalidate() {
+        forgetCopy()
+        database.changes.publish(.offers)
+    }
+
+    private func forgetCopy() {
         generation.withLock { $0 += 1 }
         cached.withLock { $0 = nil }
     }

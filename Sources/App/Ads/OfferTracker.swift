@@ -45,6 +45,9 @@ public final class OfferTracker: Sendable {
 
     func day(_ date: Date? = nil) -> String { UTCFormatters.day.string(from: date ?? clock.now()) }
 
+    /// Impressions and clicks queued in memory, not yet written (the metrics' queue lengths).
+    var queueLengths: (impressions: Int, clicks: Int) { (pending.withLock { $0.count }, pendingClicks.withLock { $0.count }) }
+
     /// Records that `visitor` was shown these offers (on `today`, when the caller already has it). Never waits and never fails.
     func impressions(_ offers: [Offer], visitor: String, on today: String? = nil) {
         let today = today ?? day()

@@ -50,6 +50,8 @@ public final class AsyncHTTPUpstream: UpstreamHTTP {
         request.headers.add(name: "User-Agent", value: userAgent)
         request.headers.add(name: "Accept", value: "application/json, text/javascript, image/*;q=0.9, */*;q=0.5")
         for (name, value) in headers { request.headers.replaceOrAdd(name: name, value: value) }
+        // The request this call is made for, so both sides' logs can be matched up.
+        if let id = RequestTrace.id { request.headers.replaceOrAdd(name: RequestTrace.header, value: id) }
         do {
             let response = try await client.execute(request, timeout: totalTimeout)
             let body = try await response.body.collect(upTo: min(maxBytes, Self.maxBodyBytes))

@@ -2,72 +2,6 @@ import Foundation
 import Logging
 import Synchronization
 
-/// A cached body as stored: the upstream's bytes and when they were fetched.
-public struct CachedBody: Sendable, Equatable {
-    public var body: Data
-    public var fetchedAt: Date
-
-    public init(body: Data, fetchedAt: Date) {
-        self.body = body
-        self.fetchedAt = fetchedAt
-    }
-}
-
-/// Persistent storage for upstream answers (the `catalog_cache` table in production).
-public protocol CatalogCacheStore: Sendable {
-    func read(_ key: String) async throws -> CachedBody?
-    func write(_ key: String, _ entry: CachedBody) async throws
-}
-
-/// The outcome of asking for a cache key.
-public enum Fetched: Sendable {
-    /// From the upstream just now, or from a cache entry still inside its freshness window.
-    case fresh(CachedBody)
-    /// The upstream failed; this is the last good answer.
-    case stale(CachedBody, UpstreamError)
-    /// The upstream failed and nothing was ever cached.
-    case failed(UpstreamError)
-}
-
-extension Fetched {
-    /// The body to serve and where it came from; nil when the fetch failed with nothing cached.
-    var answer: (body: CachedBody, source: CatalogSource)? {
-        switch self {
-        case .fresh(let body): (body, .live(fetchedAt: body.fetchedAt))
-        case .stale(let body, _): (body, .stale(savedOn: body.fetchedAt))
-        case .failed: nil
-        }
-    }
-}
-
-/// How one kind of answer is fetched and kept.
-public struct FetchPolicy: Sendable {
-    /// How long a stored body counts as fresh.
-    public var freshness: @Sendable (Data) -> TimeInterval
-    public var headers: [(String, String)] = []
-    /// Where a 404 is an answer ("no such page"), the body that stands for it.
-    public var notFoundBody: Data?
-    /// Error statuses whose body is handed to `validate` (which must throw for them, usually an `UpstreamRefusal`).
-    public var bodyStatuses: Set<Int> = []
-    /// Checked before each call; when spent the fetch fails with `.quotaExhausted`.
-    public var budget: (any CallBudget)?
-    /// Where a redirect is the answer (TVMaze's `/lookup/shows` points at the show): a 3xx with a
-    /// `Location` is kept as `RedirectAnswer`'s JSON, for `validate` and the caller to read.
-    public var keepsRedirects = false
-
-    public init(
-        freshness: @escaping @Sendable (Data) -> TimeInterval, headers: [(String, String)] = [], notFoundBody: Data? = nil,
-        bodyStatuses: Set<Int> = [], budget: (any CallBudget)? = nil, keepsRedirects: Bool = false
-    ) {
-        self.freshness = freshness
-        self.headers = headers
-        self.notFoundBody = notFoundBody
-        self.bodyStatuses = bodyStatuses
-        self.budget = budget
-        self.keepsRedirects = keepsRedirects
-    }
-}
-
 /// cache → upstream → stale cache, with one request per key in flight, a per-host throttle and
 /// a breaker that stops waiting on a host that just failed. Failures are never cached.
 public final class CachedUpstream: Sendable {
@@ -83,16 +17,25 @@ public final class CachedUpstream: Sendable {
     /// Each client's fair share of this upstream (nil: no per-client limit).
     let share: ClientShare?
     let sleep: @Sendable (TimeInterval) async -> Void
+    /// The longest a caller waits for the upstream (nil: as long as the call takes). Past it the
+    /// caller is answered from the stale copy, or told the upstream is unreachable, while the call
+    /// goes on and stores its answer for the next caller.
+    let maxWait: Duration?
+    let metrics: AppMetrics?
+    /// Where several servers share the database: one of them calls for a key at a time (the
+    /// others wait for what it stores). Nil: this process's `flight` alone.
+    let leases: Leases?
     private let flight = SingleFlight<String, CachedBody, UpstreamError>()
     /// Bodies this process read or fetched, so a fresh one is served without a database read.
     /// Only ever a copy of what the store holds; bounded by emptying it when it grows too big.
     private let memo = Mutex<[String: CachedBody]>([:])
     static let memoLimit = 2000
 
-    public init(
+    init(
         http: any UpstreamHTTP, store: any CatalogCacheStore, throttle: HostThrottle, breaker: HostBreaker,
         clock: any AppClock, offline: Bool, logger: Logger, rateLimitRetryDelay: TimeInterval? = nil, share: ClientShare? = nil,
-        sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) }
+        sleep: @escaping @Sendable (TimeInterval) async -> Void = { try? await Task.sleep(for: .seconds($0)) },
+        maxWait: Duration? = nil, metrics: AppMetrics? = nil, leases: Leases? = nil
     ) {
         self.http = http
         self.store = store
@@ -104,6 +47,9 @@ public final class CachedUpstream: Sendable {
         self.rateLimitRetryDelay = rateLimitRetryDelay
         self.share = share
         self.sleep = sleep
+        self.maxWait = maxWait
+        self.metrics = metrics
+        self.leases = leases
     }
 
     /// `validate` must throw for a body that cannot be used (it is then neither served nor cached).
@@ -120,7 +66,9 @@ public final class CachedUpstream: Sendable {
     /// "not found" for a day, films for a week), some error statuses carry a body worth reading,
     /// and a budget may cap the calls.
     public func fetch(key: String, url: URL, policy: FetchPolicy, validate: @escaping @Sendable (Data) throws -> Void) async -> Fetched {
+        let host = url.host ?? ""
         if let known = memo.withLock({ $0[key] }), clock.now().timeIntervalSince(known.fetchedAt) < policy.freshness(known.body) {
+            metrics?.recordLookup(host: host, .hit)
             return .fresh(known)
         }
         let cached: CachedBody?
@@ -132,23 +80,41 @@ public final class CachedUpstream: Sendable {
         }
         if let cached, clock.now().timeIntervalSince(cached.fetchedAt) < policy.freshness(cached.body) {
             remember(key, cached)
+            metrics?.recordLookup(host: host, .hit)
             return .fresh(cached)
         }
-        var result = await flight.run(key) { [self] in
-            await self.callUpstream(key: key, url: url, policy: policy, validate: validate)
-        }
-        // Joined another client's call that its share refused: this client asks for itself.
-        if case .failure(.overShare(let client, _)) = result, let current = UpstreamClient.current, current.key != client {
-            result = await flight.run(key) { [self] in
-                await self.callUpstream(key: key, url: url, policy: policy, validate: validate)
+        let known = cached?.fetchedAt
+        let call: @Sendable () async -> Result<CachedBody, UpstreamError> = { [self] in
+            let result = await flight.run(key) { await self.callOnce(key: key, url: url, policy: policy, validate: validate, known: known) }
+            // Joined another client's call that its share refused: this client asks for itself.
+            if case .failure(.overShare(let client, _)) = result, let current = UpstreamClient.current, current.key != client {
+                return await flight.run(key) { await self.callOnce(key: key, url: url, policy: policy, validate: validate, known: known) }
             }
+            return result
+        }
+        let result: Result<CachedBody, UpstreamError>
+        if let maxWait {
+            if let answered = await Deadline.first(within: maxWait, call) {
+                result = answered
+            } else {
+                logger.notice(
+                    "upstream slow: answering without it, its answer is kept when it comes", metadata: ["host": "\(host)", "waited": "\(maxWait)"])
+                result = .failure(.unreachable("\(host): no answer within \(maxWait)"))
+            }
+        } else {
+            result = await call()
         }
         switch result {
         case .success(let body):
             remember(key, body)
+            metrics?.recordLookup(host: host, .miss)
             return .fresh(body)
         case .failure(let error):
-            if let cached { return .stale(cached, error) }
+            if let cached {
+                metrics?.recordLookup(host: host, .stale)
+                return .stale(cached, error)
+            }
+            metrics?.recordLookup(host: host, .failed)
             if case .overShare(_, let wait) = error, share?.refusal == .tooManyRequests { UpstreamClient.current?.refused(retryAfter: wait) }
             return .failed(error)
         }
@@ -161,40 +127,52 @@ public final class CachedUpstream: Sendable {
         }
     }
 
-    private func callUpstream(
+    func callUpstream(
         key: String, url: URL, policy: FetchPolicy, validate: @Sendable (Data) throws -> Void
     ) async -> Result<CachedBody, UpstreamError> {
-        if offline { return .failure(.offlineMode) }
         let host = url.host ?? ""
+        if offline {
+            metrics?.recordRefusal(host: host, reason: "offline")
+            return .failure(.offlineMode)
+        }
         var retried = false
         var body: Data
         var errorStatus: Int?
         while true {
-            if breaker.isOpen(host) { return .failure(.hostDown) }
+            if breaker.isOpen(host) {
+                metrics?.recordRefusal(host: host, reason: "breaker")
+                return .failure(.hostDown)
+            }
             // The client's own share first: a client over it does not use up the shared allowance.
             var admission: ClientShare.Admission?
             if !retried, let share, let client = UpstreamClient.current {
                 let admitted = await share.admit(client)
                 if case .refused(let wait) = admitted {
                     logger.notice("client over its share", metadata: ["host": "\(host)", "retryAfter": "\(wait)"])
+                    metrics?.recordRefusal(host: host, reason: "share")
                     return .failure(.overShare(client: client.key, retryAfter: wait))
                 }
                 admission = admitted
             }
-            guard throttle.tryAcquire(host) else {
+            guard await throttle.admit(host) else {
                 logger.notice("upstream throttled", metadata: ["host": "\(host)"])
+                metrics?.recordRefusal(host: host, reason: "throttle")
                 if let admission { await share?.release(admission) }
                 return .failure(.throttled)
             }
             if let budget = policy.budget, await !budget.spend() {
                 logger.notice("upstream budget spent for today", metadata: ["host": "\(host)"])
+                metrics?.recordRefusal(host: host, reason: "budget")
                 if let admission { await share?.release(admission) }
                 return .failure(.quotaExhausted)
             }
             let response: UpstreamResponse
+            let started = ContinuousClock.now
             do {
                 response = try await http.get(url, headers: policy.headers)
+                metrics?.recordCall(host: host, outcome: "status_\(response.status / 100)xx", duration: ContinuousClock.now - started)
             } catch {
+                metrics?.recordCall(host: host, outcome: error.isUnreachable ? "unreachable" : "error", duration: ContinuousClock.now - started)
                 if error.isUnreachable { breaker.recordUnreachable(host) }
                 logger.warning("upstream failed", metadata: ["url": "\(url)", "error": "\(error)"])
                 return .failure(error)

@@ -45,6 +45,8 @@ public struct AppConfig: Sendable {
     /// Who the shops' orders are made for (`STORE_ID`, `STORE_NAME`, `STORE_COUNTRY`, `STORE_CURRENCY`):
     /// pushed with every click-through and shown in the console.
     public var referringStore = ReferringStore()
+    /// Metrics, logs, shutdown and the longest wait on an upstream (`OperationsConfig`).
+    public var operations = OperationsConfig()
 
     public init() {}
 
@@ -132,6 +134,7 @@ public struct AppConfig: Sendable {
         if let proxies = value("TRUSTED_PROXIES") {
             config.trustedProxies = proxies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         }
+        config.operations = try OperationsConfig.read(value)
         return config
     }
 

@@ -7,11 +7,12 @@ public final class LibraryService: Sendable {
     public static let noteLimit = 2000
     let database: AppDatabase
     let clock: any AppClock
-    public let versions = LibraryVersions()
+    public let versions: LibraryVersions
 
     public init(database: AppDatabase, clock: any AppClock) {
         self.database = database
         self.clock = clock
+        versions = LibraryVersions(feed: database.changes)
     }
 
     /// Checks a note before anything is written; returns the normalised text (nil = no note).

@@ -5,7 +5,9 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import PostgresNIO
 import SQLKit
+import Synchronization
 
 /// The database the app runs on: SQLite (default, one file) or PostgreSQL, same models and migrations.
 extension AppConfig.Storage {
@@ -18,7 +20,7 @@ public final class AppDatabase: Sendable {
     let eventLoopGroup: any EventLoopGroup
     public let isPostgres: Bool
     /// `migrations`, and for tests any that come after them.
-    private let allMigrations: [any Migration]
+    let allMigrations: [any Migration]
     /// SQLite's writers, one at a time (see `write`).
     private let writeGate = AsyncLock()
     /// SQLite's one writer connection: its own pool on one event loop, so a writer never waits
@@ -27,6 +29,19 @@ public final class AppDatabase: Sendable {
     private var writer: any Database {
         databases.database(.sqliteWriter, logger: logger, on: writerLoop)!
     }
+    /// Write transactions waiting or running now (`db_write_transactions` in the metrics).
+    let writesInFlight = Atomic<Int>(0)
+    /// Each connection's `application_name` on PostgreSQL: this process's connections in
+    /// `pg_stat_activity` (the metrics' pool use), one name per server.
+    static let applicationName = "popcornswirl-" + RequestTrace.newID().prefix(12)
+    /// What this server tells the others sharing the database, and hears from them (`ChangeFeed`).
+    let changes: ChangeFeed
+    /// PostgreSQL: the connection settings for `ChangeListener`'s own connection.
+    let listenConfiguration: PostgresConnection.Configuration?
+    /// PostgreSQL: the schema the tables are in when not the default ("" then).
+    let schema: String
+    /// Connections a PostgreSQL pool opens at most per event loop.
+    static let postgresConnectionsPerLoop = 4
 
     /// In the order they run. Append only: Fluent records each by name as applied, and a landed
     /// migration never changes (see Migrations/).
@@ -54,11 +69,23 @@ public final class AppDatabase: Sendable {
         IndexListSorts(),
         CreateImports(),
         CreateIdempotencyKeys(),
+        CreateLeases(),
     ]
 
     private init(
-        databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool, migrations: [any Migration]
+        databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool, migrations: [any Migration],
+        listenConfiguration: PostgresConnection.Configuration? = nil, schema: String? = nil
     ) {
+        self.schema = schema ?? ""
+        self.listenConfiguration = listenConfiguration
+        var send: (@Sendable (String) async throws -> Void)?
+        if isPostgres {
+            send = { line in
+                let sql = databases.database(logger: logger, on: eventLoopGroup.any())! as! any SQLDatabase
+                try await sql.raw("SELECT pg_notify(\(bind: ChangeFeed.channel), \(bind: line))").run()
+            }
+        }
+        changes = ChangeFeed(send: send, logger: logger)
         self.databases = databases
         self.logger = logger
         self.eventLoopGroup = eventLoopGroup
@@ -88,10 +115,16 @@ public final class AppDatabase: Sendable {
         serializedBy key: String? = nil, _ body: @escaping @Sendable (any Database) async throws -> T
     ) async throws -> T {
         if let current = WriteTransaction.current { return try await body(current) }
+        writesInFlight.add(1, ordering: .relaxed)
+        defer { writesInFlight.subtract(1, ordering: .relaxed) }
         do {
             if isPostgres {
                 return try await db.transaction { db in
-                    if let key { try await (db as! any SQLDatabase).raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: key)))").run() }
+                    // Advisory locks are the whole database's: the schema keeps another schema's
+                    // (another test's) keys apart.
+                    if let key {
+                        try await (db as! any SQLDatabase).raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: self.schema + "|" + key)))").run()
+                    }
                     return try await WriteTransaction.$current.withValue(db) { try await body(db) }
                 }
             }
@@ -136,6 +169,7 @@ public final class AppDatabase: Sendable {
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton, extraMigrations: [any Migration]
     ) async throws -> AppDatabase {
         let databases = Databases(threadPool: NIOThreadPool.singleton, on: eventLoopGroup)
+        var listenConfiguration: PostgresConnection.Configuration?
         switch storage {
         case .sqlite(let path):
             databases.use(.sqlite(.init(storage: .file(path: path)), sqlLogLevel: .trace), as: .sqlite)
@@ -143,20 +177,20 @@ public final class AppDatabase: Sendable {
         case .postgres(let url):
             var configuration = try SQLPostgresConfiguration(url: url)
             if let schema { configuration.searchPath = [schema] }
+            configuration.coreConfiguration.options.additionalStartupParameters.append(("application_name", applicationName))
+            listenConfiguration = configuration.coreConfiguration
             // Four connections per event loop (8 on 2 cores): a write transaction holds one for several
             // round trips, and with one per loop a burst of clicks waited past the pool's timeout.
-            databases.use(.postgres(configuration: configuration, maxConnectionsPerEventLoop: 4, sqlLogLevel: .trace), as: .psql)
+            databases.use(
+                .postgres(configuration: configuration, maxConnectionsPerEventLoop: postgresConnectionsPerLoop, sqlLogLevel: .trace), as: .psql)
         }
         let database = AppDatabase(
             databases: databases, logger: logger, eventLoopGroup: eventLoopGroup, isPostgres: storage.isPostgres,
-            migrations: migrations + extraMigrations
+            migrations: migrations + extraMigrations, listenConfiguration: listenConfiguration, schema: schema
         )
         do {
             if case .sqlite = storage { try await database.applySQLitePragmas() }
-            if let schema, database.isPostgres {
-                try await database.sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run()
-            }
-            try await database.migrate()
+            try await database.migrate(creatingSchema: schema)
         } catch {
             await database.shutdown()
             throw error
@@ -175,20 +209,6 @@ public final class AppDatabase: Sendable {
             try await sql.raw("PRAGMA synchronous = FULL").run()
             try await sql.raw("PRAGMA busy_timeout = 5000").run()
         }
-    }
-
-    public func migrate() async throws {
-        let migrations = Migrations()
-        migrations.add(allMigrations)
-        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
-        try await migrator.setupIfNeeded().get()
-        try await migrator.prepareBatch().get()
-    }
-
-    /// Drops a test schema (PostgreSQL only).
-    public func dropSchema(_ schema: String) async throws {
-        guard isPostgres else { return }
-        try await sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
     }
 
     public func shutdown() async {

@@ -60,6 +60,36 @@ struct AttemptWindow: Sendable {
         return .refused(retryAfter: wait)
     }
 
+    /// The same check and record for one key, exact however many ask at once: one write
+    /// serialized per key (SQLite's one writer; on PostgreSQL the key's advisory lock) counts the
+    /// window and records the attempt only when there is room. `admit` can refuse every one of a
+    /// burst of attempts; this admits exactly `limit` of them (the upstreams' throttles, where
+    /// refusing a call needlessly serves an offline page).
+    func admitSerialized(_ key: (column: String, value: String)) async throws -> Admission {
+        let id = UUID()
+        let now = clock.now()
+        let stored = [key] + (scope.map { [$0] } ?? [])
+        let columns = ["id"] + stored.map(\.column) + [timeColumn]
+        let values: [any SQLExpression] = [SQLBind(id)] + stored.map { SQLBind($0.value) } + [SQLBind(now)]
+        let (table, timeColumn, limit, window, inScope) = (table, timeColumn, limit, window, inScope)
+        return try await database.write(serializedBy: "\(table)|\(scope?.value ?? "")|\(key.value)") { db in
+            let sql = db as! any SQLDatabase
+            let rows = try await sql.raw(
+                """
+                SELECT \(ident: timeColumn) AS at FROM \(ident: table)
+                WHERE \(ident: key.column) = \(bind: key.value) AND \(ident: timeColumn) > \(bind: now.addingTimeInterval(-window))\(inScope)
+                ORDER BY \(ident: timeColumn) DESC LIMIT \(unsafeRaw: String(limit))
+                """
+            ).all()
+            if rows.count >= limit {
+                let oldest = try rows[limit - 1].decode(column: "at", as: Date.self)
+                return .refused(retryAfter: max(1, Int(oldest.addingTimeInterval(window).timeIntervalSince(now).rounded(.up))))
+            }
+            try await sql.insert(into: table).columns(columns).values(values).run()
+            return .allowed(Ticket(id: id))
+        }
+    }
+
     /// ` AND <scope column> = <value>`, or nothing.
     private var inScope: SQLQueryString {
         guard let scope else { return "" }

@@ -48,6 +48,11 @@ public struct RedactingLogHandler: LogHandler {
         set { base.metadata = newValue }
     }
 
+    public var metadataProvider: Logger.MetadataProvider? {
+        get { base.metadataProvider }
+        set { base.metadataProvider = newValue }
+    }
+
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { base[metadataKey: key] }
         set { base[metadataKey: key] = newValue }

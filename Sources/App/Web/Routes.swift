@@ -105,7 +105,11 @@ enum Route: String, SiteRoute {
     case poster = "GET /posters"
     case offerClick = "GET /offers/:id/go"
     case offerImage = "GET /offers/images/:id"
-    case health = "GET /healthz"
+    /// Alive (answers without the database); `/healthz` is the older name, kept for probes set up with it.
+    case health = "GET /health"
+    case healthz = "GET /healthz"
+    /// Ready for traffic: the database answers and shutdown has not begun (503 otherwise).
+    case ready = "GET /ready"
     /// The service worker, its page for an address it has not kept, and what it keeps for a person.
     case serviceWorker = "GET /sw.js"
     case offline = "GET /offline"

@@ -97,7 +97,7 @@ struct TestApp {
 
     static func with<T>(
         upstream: FakeUpstream = .itunesFixtures(), clock: ManualClock = ManualClock(), configure: (inout AppConfig) -> Void = { _ in },
-        extraMigrations: [any Migration] = [], _ body: (TestApp) async throws -> T
+        extraMigrations: [any Migration] = [], logger: Logger = TestDatabase.logger, _ body: (TestApp) async throws -> T
     ) async throws -> T {
         try await TestDatabase.with(extraMigrations: extraMigrations) { database in
             var config = AppConfig()
@@ -107,9 +107,15 @@ struct TestApp {
             config.posterCacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("posters-\(UUID())").path
             // Tests drive imports themselves (`drain`, `runNext`); one test turns the worker on.
             config.importWorker = false
+            // A page's wait on the (fake, instant) upstream is bounded only where a test says so:
+            // on a loaded machine (the PostgreSQL pass runs 48 test databases at once on 2 cores) a
+            // miss's few writes — lease, throttle, cache, release — took over 30 s.
+            config.operations.upstreamWaitMilliseconds = 300_000
+            // The suite's apps share one PostgreSQL database; ChangeFeedTests runs a listener itself.
+            config.operations.listensForChanges = false
             configure(&config)
             let services = try AppServices(
-                config: config, database: database, http: upstream, clock: clock, logger: TestDatabase.logger, sleep: { _ in }
+                config: config, database: database, http: upstream, clock: clock, logger: logger, sleep: { _ in }
             )
             defer { try? FileManager.default.removeItem(atPath: config.posterCacheDirectory) }
             do {

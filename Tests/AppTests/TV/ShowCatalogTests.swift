@@ -68,6 +68,7 @@ struct ShowCatalogTests {
         try await TestDatabase.with { database in
             var config = AppConfig()
             config.tvmazeBaseURL = "https://tvmaze.test"
+            config.operations.upstreamWaitMilliseconds = 30_000
             let services = try AppServices(
                 config: config, database: database, http: upstream, clock: ManualClock(), logger: TestDatabase.logger,
                 sleep: { seconds in slept.withLock { $0.append(seconds) } }

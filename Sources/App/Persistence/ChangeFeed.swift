@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SQLKit
+import ServiceLifecycle
+import Synchronization
+
+/// What one server changed that others may remember: every server sharing a PostgreSQL database
+/// hears of it within moments (`NOTIFY` on `popcornswirl_changes`, heard by `ChangeListener`) and
+/// forgets or moves what it kept, instead of trusting its memory for up to 30 s. On SQLite there
+/// is one server, and nothing is sent.
+public final class ChangeFeed: Sendable {
+    public enum Change: Sendable, Equatable {
+        /// A session ended (its token's hash).
+        case session(String)
+        /// Every session of a profile ended but the one kept (its hash).
+        case sessions(profile: UUID, kept: String?)
+        /// An API token revoked (its hash), or all of an account's.
+        case token(String)
+        case tokens(profile: UUID)
+        /// A profile's lists changed (`watches`: its watches may have too).
+        case library(profile: UUID, watches: Bool)
+        /// The offers or shops changed.
+        case offers
+        /// The feed was down for a while (the listener reconnected): anything may have changed.
+        case everything
+    }
+
+    static let channel = "popcornswirl_changes"
+    /// This server: its own notices come back to it and are skipped.
+    let origin = RequestTrace.newID()
+    private let subscribers = Mutex<[@Sendable (Change) -> Void]>([])
+    /// Set by `AppDatabase` for PostgreSQL; nil on SQLite (nothing to send).
+    let send: (@Sendable (String) async throws -> Void)?
+    let logger: Logger
+
+    init(send: (@Sendable (String) async throws -> Void)?, logger: Logger) {
+        self.send = send
+        self.logger = logger
+    }
+
+    /// `handle` is told of every change another server makes (and of `.everything`).
+    func subscribe(_ handle: @escaping @Sendable (Change) -> Void) {
+        subscribers.withLock { $0.append(handle) }
+    }
+
+    /// Tells the other servers, after the change is committed here (its own caches are the
+    /// caller's to update). Never fails the caller: an unsent notice leaves the others to their
+    /// 30 s re-check.
+    func publish(_ change: Change) {
+        guard let send, let payload = Self.encode(change) else { return }
+        let line = "\(origin) \(payload)"
+        Task { [logger] in
+            do {
+                try await send(line)
+            } catch {
+                logger.warning("change not sent to the other servers", metadata: ["change": "\(payload)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// A notice from the channel: applied unless it is this server's own.
+    func receive(_ line: String) {
+        let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, parts[0] != origin, let change = Self.decode(parts[1]) else { return }
+        deliver(change)
+    }
+
+    func deliver(_ change: Change) {
+        for handle in subscribers.withLock({ $0 }) { handle(change) }
+    }
+
+    static func encode(_ change: Change) -> String? {
+        switch change {
+        case .session(let hash): "session \(hash)"
+        case .sessions(let profile, let kept): "sessions \(profile.uuidString) \(kept ?? "-")"
+        case .token(let hash): "token \(hash)"
+        case .tokens(let profile): "tokens \(profile.uuidString)"
+        case .library(let profile, let watches): "library \(profile.uuidString) \(watches ? 1 : 0)"
+        case .offers: "offers"
+        case .everything: nil
+        }
+    }
+
+    static func decode(_ text: String) -> Change? {
+        let words = text.split(separator: " ").map(String.init)
+        switch (words.first, words.count) {
+        case ("session", 2): return .session(words[1])
+        case ("sessions", 3): return UUID(uuidString: words[1]).map { .sessions(profile: $0, kept: words[2] == "-" ? nil : words[2]) }
+        case ("token", 2): return .token(words[1])
+        case ("tokens", 2): return UUID(uuidString: words[1]).map { .tokens(profile: $0) }
+        case ("library", 3): return UUID(uuidString: words[1]).map { .library(profile: $0, watches: words[2] == "1") }
+        case ("offers", 1): return .offers
+        default: return nil
+        }
+    }
+}
+
+/// Listens on the change channel on a connection of its own (PostgreSQL only), for as long as the
+/// server runs: every notice goes to the feed's subscribers. When the connection drops it
+/// reconnects after a second, and tells the subscribers `.everything` once listening again, since
+/// notices sent meanwhile are lost.
+struct ChangeListener: Service {
+    let database: AppDatabase
+    let logger: Logger
+
+    func run() async throws {
+        guard let configuration = database.listenConfiguration else {
+            // SQLite: one server, nothing to hear. Stay until the group stops.
+            try? await gracefulShutdown()
+            return
+        }
+        var connected = false
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+                do {
+                    try await connection.listen(on: ChangeFeed.channel) { notices in
+                        // Missed notices while reconnecting: forget everything kept.
+                        if connected { database.changes.deliver(.everything) }
+                        connected = true
+                        for try await notice in notices.cancelOnGracefulShutdown() { database.changes.receive(notice.payload) }
+                    }
+                } catch {
+                    try? await connection.close()
+                    throw error
+                }
+                try? await connection.close()
+            } catch {
+                if Task.isShuttingDownGracefully || Task.isCancelled { return }
+                logger.warning("change listener: reconnecting in 1 s", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+}

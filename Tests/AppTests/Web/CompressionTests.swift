@@ -1,0 +1,88 @@
+import CompressNIO
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+@testable import App
+
+@Suite("Compression: gzip for text answers when the client accepts it")
+struct CompressionTests {
+    func gunzip(_ body: ByteBuffer) throws -> String {
+        var body = body
+        return String(buffer: try body.decompress(with: .gzip()))
+    }
+
+    @Test("a page, the JSON API, CSS and JavaScript come gzipped to a client that accepts it, the same bytes once unpacked")
+    func compressed() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                for path in ["/movies?year=2026", "/api/v1/movies?year=2026", "/static/app.css", "/static/app.js"] {
+                    let plain = try await client.execute(uri: path, method: .get, headers: [.accept: "*/*"])
+                    #expect(plain.headers[.contentEncoding] == nil, "\(path): nothing asked, nothing compressed")
+                    #expect(plain.headers[values: .vary].contains { $0.contains("Accept-Encoding") }, "\(path)")
+                    let packed = try await client.execute(uri: path, method: .get, headers: [.accept: "*/*", .acceptEncoding: "gzip, deflate, br"])
+                    #expect(packed.status == .ok)
+                    #expect(packed.headers[.contentEncoding] == "gzip", "\(path)")
+                    #expect(packed.headers[values: .vary].contains { $0.contains("Accept-Encoding") })
+                    #expect(
+                        packed.body.readableBytes * 2 < plain.body.readableBytes,
+                        "\(path): \(packed.body.readableBytes) of \(plain.body.readableBytes)")
+                    let unpacked = try gunzip(packed.body)
+                    if path.hasPrefix("/static") {
+                        #expect(unpacked == String(buffer: plain.body), "\(path)")
+                    } else {
+                        // Pages and JSON differ only in per-request tokens; their shape is the same.
+                        #expect(unpacked.count > plain.body.readableBytes * 9 / 10)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("the 200-film Movies page: what goes over the wire")
+    func moviesBytes() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let plain = try await client.get("/movies?year=2026")
+                let packed = try await client.execute(uri: "/movies?year=2026", method: .get, headers: [.acceptEncoding: "gzip"])
+                #expect(packed.headers[.contentEncoding] == "gzip")
+                #expect(packed.body.readableBytes < plain.body.readableBytes / 4)
+            }
+        }
+    }
+
+    @Test(
+        "nothing is compressed when gzip is refused, the answer is small, not text, partial or a HEAD",
+        arguments: [
+            ("/movies?year=2026", "identity", HTTPRequest.Method.get),
+            ("/movies?year=2026", "gzip;q=0, br", .get),
+            ("/movies?year=2026", "*;q=0", .get),
+            ("/movies?year=2026", "gzip", .head),
+            ("/health", "gzip", .get),
+            ("/static/icon-192.png", "gzip", .get),
+        ])
+    func notCompressed(path: String, acceptEncoding: String, method: HTTPRequest.Method) async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let response = try await client.execute(uri: path, method: method, headers: [.acceptEncoding: acceptEncoding])
+                #expect(response.headers[.contentEncoding] == nil)
+            }
+        }
+    }
+
+    @Test("Accept-Encoding is read as RFC 9110 says")
+    func acceptEncoding() {
+        #expect(CompressionMiddleware.acceptsGzip("gzip"))
+        #expect(CompressionMiddleware.acceptsGzip("deflate, GZIP;q=0.5"))
+        #expect(CompressionMiddleware.acceptsGzip("*"))
+        #expect(CompressionMiddleware.acceptsGzip("br, *;q=0.1"))
+        #expect(!CompressionMiddleware.acceptsGzip(nil))
+        #expect(!CompressionMiddleware.acceptsGzip("br, deflate"))
+        #expect(!CompressionMiddleware.acceptsGzip("gzip;q=0"))
+        #expect(!CompressionMiddleware.acceptsGzip("gzip; q=0.0"))
+        #expect(!CompressionMiddleware.acceptsGzip("*;q=0, br"))
+        #expect(CompressionMiddleware.acceptsGzip("gzip;q=0.001"))
+    }
+}
