@@ -13,10 +13,10 @@ public final class Readiness: Sendable {
         self.probe = probe
     }
 
-    /// The database answers `SELECT 1` within 2 s.
-    convenience init(database: AppDatabase) {
+    /// The database answers `SELECT 1` within `timeout`.
+    convenience init(database: AppDatabase, timeout: Duration = .seconds(2)) {
         self.init {
-            let answered = await Deadline.first(within: .seconds(2)) { () async -> String? in
+            let answered = await Deadline.first(within: timeout) { () async -> String? in
                 do {
                     try await database.ping()
                     return nil
@@ -24,7 +24,7 @@ public final class Readiness: Sendable {
                     return "the database did not answer: \(error)"
                 }
             }
-            return answered ?? "the database did not answer within 2 s"
+            return answered ?? "the database did not answer within \(timeout)"
         }
     }
 
