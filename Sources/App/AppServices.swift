@@ -46,7 +46,8 @@ public struct AppServices: Sendable {
         self.logger = logger
         let metrics = AppMetrics()
         self.metrics = metrics
-        readiness = Readiness(database: database)
+        readiness = Readiness(database: database, timeout: .milliseconds(config.operations.readinessProbeMilliseconds))
+        database.changes.isSending = config.operations.listensForChanges
         let maxWait = Duration.milliseconds(config.operations.upstreamWaitMilliseconds)
         instance = "server-" + RequestTrace.newID().prefix(12)
         // Several servers share a PostgreSQL database: one upstream call per key among them, and

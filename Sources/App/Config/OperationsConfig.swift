@@ -25,9 +25,12 @@ public struct OperationsConfig: Sendable, Equatable {
     /// `CLEANUP_INTERVAL_SECONDS`: how often expired sessions, visitors and counters are swept
     /// (by one server of those sharing the database).
     public var cleanupIntervalSeconds = 3600
-    /// Whether this server listens for the others' changes (PostgreSQL). Always, but in the Swift
-    /// tests: their many apps share one database, and each would hear every other test's writes.
+    /// Whether this server tells the others sharing a PostgreSQL database of its changes and
+    /// listens for theirs. Always, but in the Swift tests: their many apps share one database,
+    /// and each would hear every other test's writes (and send a notice per write on a loaded pool).
     public var listensForChanges = true
+    /// How long `/ready` waits for the database's `SELECT 1` (2 s; the tests, on a loaded machine, longer).
+    public var readinessProbeMilliseconds = 2000
 
     public init() {}
 

@@ -33,6 +33,13 @@ public final class ChangeFeed: Sendable {
     /// Set by `AppDatabase` for PostgreSQL; nil on SQLite (nothing to send).
     let send: (@Sendable (String) async throws -> Void)?
     let logger: Logger
+    private let sending = Atomic<Bool>(true)
+
+    /// Whether notices are sent (a server that does not listen for the others' sends none either).
+    var isSending: Bool {
+        get { sending.load(ordering: .relaxed) }
+        set { sending.store(newValue, ordering: .relaxed) }
+    }
 
     init(send: (@Sendable (String) async throws -> Void)?, logger: Logger) {
         self.send = send
@@ -48,7 +55,7 @@ public final class ChangeFeed: Sendable {
     /// caller's to update). Never fails the caller: an unsent notice leaves the others to their
     /// 30 s re-check.
     func publish(_ change: Change) {
-        guard let send, let payload = Self.encode(change) else { return }
+        guard let send, isSending, let payload = Self.encode(change) else { return }
         let line = "\(origin) \(payload)"
         Task { [logger] in
             do {

@@ -9,13 +9,15 @@ enum Deadline {
         return await withCheckedContinuation { continuation in
             waiter.set(continuation)
             let timer = Task {
-                try? await Task.sleep(for: limit)
+                // Cancelled: the work answered first (a cancelled sleep returns at once).
+                guard (try? await Task.sleep(for: limit)) != nil else { return }
                 waiter.resume(nil)
             }
             Task {
                 let value = await work()
-                timer.cancel()
+                // The answer first: the timer, once cancelled, must find the continuation taken.
                 waiter.resume(value)
+                timer.cancel()
             }
         }
     }

@@ -19,7 +19,7 @@ struct OperationsTests {
                     #expect(health.headers[.cacheControl] == "no-store")
                 }
                 let ready = try await client.get("/ready")
-                #expect(ready.status == .ok && ready.text == "ready")
+                #expect(ready.status == .ok && ready.text == "ready", "\(ready.text)")
                 app.services.readiness.beginDraining()
                 let draining = try await client.get("/ready")
                 #expect(draining.status == .serviceUnavailable)

@@ -115,6 +115,7 @@ struct TestApp {
             config.operations.upstreamWaitMilliseconds = 300_000
             // The suite's apps share one PostgreSQL database; ChangeFeedTests runs a listener itself.
             config.operations.listensForChanges = false
+            config.operations.readinessProbeMilliseconds = 120_000
             configure(&config)
             let services = try AppServices(
                 config: config, database: database, http: upstream, clock: clock, logger: logger, sleep: { _ in }
