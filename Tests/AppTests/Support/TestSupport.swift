@@ -40,9 +40,8 @@ enum TestDatabase {
 
     /// Test databases open at once on PostgreSQL. Every test runs in parallel and each database
     /// holds a pool of connections: unbounded, the whole suite passed the server's `max_connections`.
-    /// 48 databases of at most 8 connections stay under the 500 `scripts/test` allows; 32: since an
-    /// upstream miss on PostgreSQL writes a lease and a throttle row too, 48 at once on 2 cores held
-    /// a crawler's four pages for 110 s and one of them failed (CI, stop 31).
+    /// 32 databases of at most 8 connections stay well under the 500 `scripts/test` allows (48 at
+    /// once, with a miss's lease and throttle writes, overloaded 2 cores).
     private static let openPostgres = AsyncLock(permits: 32)
 
     /// A fresh schema of its own in the PostgreSQL database at `url`, dropped afterwards.
