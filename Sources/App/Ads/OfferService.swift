@@ -7,7 +7,7 @@ import Synchronization
 public final class OfferService: Sendable {
     /// Advertisers listed under "Shop related products".
     static let shopLimit = 6
-    /// Listing rankings (before the cap) per listing key, kind, day and offers copy: a busy listing is ranked once.
+    /// Rankings (before the cap) per listing or title key, kind, day and offers copy: a busy page is ranked once.
     private let rankings = Mutex<[String: [Offer]]>([:])
 
     let store: OfferStore
@@ -43,7 +43,7 @@ public final class OfferService: Sendable {
         let pick = { (offers: [Offer]) in (offers.first.map { [$0] } ?? []) + OfferTargeting.bestPerAdvertiser(offers, limit: Self.shopLimit) }
         guard
             let (snapshot, allowed) = await choose(
-                visitor: visitor, kind: context.title.kind, memoKey: nil,
+                visitor: visitor, kind: context.title.kind, memoKey: context.key,
                 relevance: {
                     OfferTargeting.relevance($0, for: context)
                 }, pick: pick)
@@ -138,7 +138,7 @@ public final class OfferService: Sendable {
             ranked = OfferTargeting.rank(offers, day: day, kind: kind, relevance: relevance)
             if let memo {
                 rankings.withLock { table in
-                    if table.count >= 512 { table.removeAll(keepingCapacity: true) }
+                    if table.count >= 1024 { table.removeAll(keepingCapacity: true) }
                     table[memo] = ranked
                 }
             }

@@ -54,17 +54,26 @@ public final class CustomListService: Sendable {
         return try await items(of: list, page: page)
     }
 
-    /// The ids of the person's lists that hold a title (a title's page shows them).
-    public func memberships(profile: UUID?, kind: MediaKind, itemID: String) async throws -> Set<UUID> {
-        guard let profile else { return [] }
-        struct Row: Decodable { var list_id: UUID }
-        let rows = try await database.sql.select().column(SQLColumn("list_id", table: "custom_list_items")).from("custom_list_items")
-            .join("custom_lists", on: SQLColumn("id", table: "custom_lists"), .equal, SQLColumn("list_id", table: "custom_list_items"))
-            .where(SQLColumn("profile_id", table: "custom_lists"), .equal, SQLBind(profile))
-            .where(SQLColumn("media_kind", table: "custom_list_items"), .equal, SQLBind(kind.rawValue))
-            .where(SQLColumn("item_id", table: "custom_list_items"), .equal, SQLBind(itemID))
-            .all(decoding: Row.self)
-        return Set(rows.map(\.list_id))
+    /// The person's lists by name (as `lists(profile:)` orders them) and which of them hold a title:
+    /// one query, without counting any list's titles (a title's page shows names only).
+    public func titleLists(profile: UUID?, kind: MediaKind, itemID: String) async throws -> (lists: [ListName], holding: Set<UUID>) {
+        guard let profile else { return ([], []) }
+        struct Row: Decodable {
+            var id: UUID
+            var name: String
+            var holds: Bool
+        }
+        let holds = SQLList(
+            [
+                SQLRaw(
+                    "EXISTS (SELECT 1 FROM custom_list_items WHERE custom_list_items.list_id = custom_lists.id AND custom_list_items.media_kind = "),
+                SQLBind(kind.rawValue), SQLRaw(" AND custom_list_items.item_id = "), SQLBind(itemID), SQLRaw(")"),
+            ], separator: SQLRaw(""))
+        let rows = try await database.sql.select().columns("id", "name").column(holds, as: "holds")
+            .from("custom_lists").where("profile_id", .equal, SQLBind(profile))
+            .orderBy(SQLFunction("LOWER", args: SQLIdentifier("name"))).orderBy("created_at")
+            .limit(CustomListError.listLimit + 10).all(decoding: Row.self)
+        return (rows.map { ListName(id: $0.id, name: $0.name) }, Set(rows.filter(\.holds).map(\.id)))
     }
 
     private func items(of list: CustomList, page: Int) async throws -> CustomListPage {

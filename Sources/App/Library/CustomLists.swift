@@ -14,6 +14,12 @@ public struct CustomList: Sendable, Equatable {
     public var isShared: Bool { shareToken != nil }
 }
 
+/// A list as a title's page names it (no count of its titles).
+public struct ListName: Sendable, Equatable {
+    public var id: UUID
+    public var name: String
+}
+
 /// A title in a custom list, at its place in the person's order (1 is first).
 public struct CustomListItem: Sendable, Equatable {
     public var kind: MediaKind

@@ -44,7 +44,7 @@ extension LibraryActions {
 /// lists with the ones that hold it.
 struct PersonalTitleState: Sendable {
     var watches: [Watch] = []
-    var lists: [CustomList] = []
+    var lists: [ListName] = []
     var holding: Set<UUID> = []
 }
 
@@ -52,8 +52,8 @@ extension LibraryActions {
     func personalState(_ kind: MediaKind, _ id: Int, profile: UUID?) async throws -> PersonalTitleState {
         guard let profile else { return PersonalTitleState() }
         async let watches = diary.watches(profile: profile, kind: kind, itemID: String(id))
-        async let mine = lists.lists(profile: profile)
-        async let holding = lists.memberships(profile: profile, kind: kind, itemID: String(id))
-        return PersonalTitleState(watches: try await watches, lists: try await mine, holding: try await holding)
+        async let mine = lists.titleLists(profile: profile, kind: kind, itemID: String(id))
+        let (names, holding) = try await mine
+        return PersonalTitleState(watches: try await watches, lists: names, holding: holding)
     }
 }

@@ -72,6 +72,22 @@ struct FrequencyCapTests {
         }
     }
 
+    @Test("OfferService: a title's ranking is kept per title, but a title whose synopsis changed is ranked again")
+    func titleRankingFollowsTheTitle() async throws {
+        try await TestApp.withOffers(.shop("Night Shop")) { app, shop in
+            let genre = try await app.addOffer(advertiser: shop, headline: "Genre", genres: ["thriller"], weight: 5)
+            let keyword = try await app.addOffer(advertiser: shop, headline: "Keyword", keywords: ["submarine"], weight: 9)
+            let offers = app.services.offers
+            let plain = OfferFixtures.movie("Night Drive", genres: ["Thriller"], synopsis: "A drive at night.", id: 1001)
+            #expect(await offers.forTitle(plain, visitor: "alice").banner?.offer.id == genre)
+            #expect(await offers.forTitle(plain, visitor: "bob").banner?.offer.id == genre)
+            let rewritten = OfferFixtures.movie("Night Drive", genres: ["Thriller"], synopsis: "A drive in a submarine.", id: 1001)
+            #expect(await offers.forTitle(rewritten, visitor: "carol").banner?.offer.id == keyword)
+            let other = OfferFixtures.movie("Deep Blue", genres: ["Thriller"], synopsis: "A submarine.", id: 1002)
+            #expect(await offers.forTitle(other, visitor: "dave").banner?.offer.id == keyword)
+        }
+    }
+
     @Test("OfferService: a listing's sponsored card rotates to the next offer after three views")
     func listingSkipsCapped() async throws {
         try await TestApp.withOffers(.shop("Night Shop")) { app, shop in

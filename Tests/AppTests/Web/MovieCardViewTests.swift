@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 import Testing
 
 @testable import App
@@ -22,6 +23,14 @@ struct MovieCardViewTests {
             let reflected = Self.unwrapped(child.value).map { String(describing: $0) }
             #expect(answered == reflected, "\(label)")
         }
+    }
+
+    /// The same for a view that answers lookups itself, which must have exactly `fields` stored
+    /// fields (so a field added later is counted) and answer no other name.
+    static func expectLookupMatchesReflection(_ view: some MustacheParent, fields: Int) {
+        #expect(Mirror(reflecting: view).children.count == fields, "\(type(of: view))")
+        #expect(view.child(named: "noSuchName") == nil)
+        expectLookupMatchesReflection(view, fields: fields) { view.child(named: $0) }
     }
 
     @Test("the fast field lookup of cards and their film fields answers every stored field with the same value reflection sees")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Mustache
 import NIOCore
 
 /// Downloads of a person's own data, visitor or account: the JSON backup, the CSV Letterboxd
@@ -54,4 +55,15 @@ struct ExportLinks {
     let backupURL = Route.exportBackup.path
     let letterboxdURL = Route.exportLetterboxd.path
     let importURL = Route.imports.path
+}
+
+extension ExportLinks: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "backupURL": backupURL
+        case "letterboxdURL": letterboxdURL
+        case "importURL": importURL
+        default: nil
+        }
+    }
 }

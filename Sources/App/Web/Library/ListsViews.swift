@@ -225,7 +225,7 @@ struct TitleListsView {
     let hasOptions: Bool
     let listsURL = Route.lists.path
 
-    init(kind: MediaKind, id: Int, title: String, lists: [CustomList], holding: Set<UUID>) {
+    init(kind: MediaKind, id: Int, title: String, lists: [ListName], holding: Set<UUID>) {
         actionURL = Route.addToList(kind, id)
         returnTo = Route.titlePage(kind, String(id))
         self.title = title

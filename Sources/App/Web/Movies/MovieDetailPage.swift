@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Mustache
 
 struct MovieDetailPage: Page {
     static let template = "movies/detail"
@@ -81,5 +82,55 @@ struct NotePage: Page {
         self.actionURL = Route.saveMovie.link(id)
         self.returnTo = returnTo
         self.error = error
+    }
+}
+
+/// The film page's names are looked up through its film section and up the stack: answered by a
+/// switch, not reflection (`PageViewLookupTests` keeps the answers equal to reflection's).
+extension MovieDetailPage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": chrome
+        case "film": film
+        case "year": year
+        case "genre": genre
+        case "director": director
+        case "releaseDate": releaseDate
+        case "releaseDateISO": releaseDateISO
+        case "contentRating": contentRating
+        case "runtime": runtime
+        case "price": price
+        case "synopsis": synopsis
+        case "storeURL": storeURL
+        case "previewURL": previewURL
+        case "returnTo": returnTo
+        case "inLibrary": inLibrary
+        case "note": note
+        case "noteURL": noteURL
+        case "removeURL": removeURL
+        case "ratingPicker": ratingPicker
+        case "titleDiary": titleDiary
+        case "titleLists": titleLists
+        case "offers": offers
+        case "favoriteLabel": favoriteLabel
+        case "watchedLabel": watchedLabel
+        default: nil
+        }
+    }
+}
+
+extension NotePage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": chrome
+        case "id": id
+        case "title": title
+        case "note": note
+        case "actionURL": actionURL
+        case "returnTo": returnTo
+        case "error": error
+        case "limit": limit
+        default: nil
+        }
     }
 }

@@ -45,6 +45,37 @@ struct TitleOffersView {
     }
 }
 
+/// A detail page's offers are a section inside the film's (or the show's): looked up by a switch,
+/// as the page around them is (`PageViewLookupTests` keeps the answers equal to reflection's).
+extension OfferCardView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "headline": headline
+        case "description": description
+        case "priceText": priceText
+        case "advertiserName": advertiserName
+        case "advertiserDescription": advertiserDescription
+        case "clickURL": clickURL
+        case "imageURL": imageURL
+        case "logoURL": logoURL
+        case "demo": demo
+        default: nil
+        }
+    }
+}
+
+extension TitleOffersView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "banner": banner
+        case "shops": shops
+        case "hasShops": hasShops
+        default: nil
+        }
+    }
+}
+
 /// Cards in runs of `SponsoredSlots.every`, each run followed by a slot for a sponsored card.
 struct CardGroup<Card> {
     let cards: [Card]

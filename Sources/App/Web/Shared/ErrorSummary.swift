@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// The box that opens a form which came back with problems (WCAG 3.3.1, 3.3.3): a heading saying
 /// how many, then every problem at once, each a link to its field, in the form's order. The box
@@ -29,5 +30,26 @@ struct ErrorSummary {
     /// For a form whose fields' ids are the error keys with a prefix (`offer-` + `headline`).
     init?(_ errors: [String: String], keys: [String], idPrefix: String) {
         self.init(errors, fields: keys.map { ($0, idPrefix + $0) })
+    }
+}
+
+/// Opened by the list forms and the account forms (`shared/error_summary`): answered by a switch.
+extension ErrorSummary: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "title": title
+        case "items": items
+        default: nil
+        }
+    }
+}
+
+extension ErrorSummary.Item: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "message": message
+        case "href": href
+        default: nil
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// How pages write dates, runtimes, prices and where their data came from.
 enum Formats {
@@ -53,5 +54,26 @@ struct Moment {
     init(_ date: Date) {
         iso = date.ISO8601Format()
         text = UTCFormatters.moment.string(from: date)
+    }
+}
+
+/// Every page's layout opens the notice (and its moment) when there is one: answered by a switch.
+extension SourceNotice: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "text": text
+        case "savedOn": savedOn
+        default: nil
+        }
+    }
+}
+
+extension Moment: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "iso": iso
+        case "text": text
+        default: nil
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Mustache
 
 struct MessagePage: Page {
     static let template = "shared/message"
@@ -56,5 +57,21 @@ enum ErrorPages {
             chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: ErrorTexts.fetchFailed, retryURL: retryURL,
             backURL: Route.home.path)
         return try renderer.response(page, status: .serviceUnavailable)
+    }
+}
+
+/// Error pages of every section: answered by a switch, as the pages they stand in for are.
+extension MessagePage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": chrome
+        case "heading": heading
+        case "message": message
+        case "retryURL": retryURL
+        case "backURL": backURL
+        case "backLabel": backLabel
+        case "retryForm": retryForm
+        default: nil
+        }
     }
 }

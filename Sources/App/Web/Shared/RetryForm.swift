@@ -1,4 +1,5 @@
 import Foundation
+import Mustache
 
 /// The no-JavaScript Retry: a form that posts the failed action again.
 struct RetryForm {
@@ -13,5 +14,25 @@ struct RetryForm {
     init(action: String, fields: [(String, String)]) {
         self.action = action
         self.fields = fields.map { Field(name: $0.0, value: $0.1) }
+    }
+}
+
+extension RetryForm: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "action": action
+        case "fields": fields
+        default: nil
+        }
+    }
+}
+
+extension RetryForm.Field: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "name": self.name
+        case "value": value
+        default: nil
+        }
     }
 }
