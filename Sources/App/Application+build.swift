@@ -85,7 +85,8 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     let actions = LibraryActions(services)
     MoviesController(
         catalog: services.catalog, library: services.library, actions: actions, offers: services.offers, titles: services.titles,
-        clock: services.clock, renderer: renderer, sharedPages: RenderedPageCache()
+        clock: services.clock, renderer: renderer, sharedPages: RenderedPageCache(),
+        personalPages: PersonalPageCache(maxBytes: 8 * 1024 * 1024, clock: services.clock)
     ).register(on: pages)
     LibraryController(
         library: services.library, sessions: services.sessions, actions: actions, offers: services.offers, renderer: renderer,

@@ -138,11 +138,19 @@ public final class DiaryService: Sendable {
     /// A title's own watches, newest first (its page lists them).
     public func watches(profile: UUID?, kind: MediaKind, itemID: String) async throws -> [Watch] {
         guard let profile else { return [] }
-        let rows = try await Self.rows(database.sql.select(), profile: profile)
-            .where("media_kind", .equal, SQLBind(kind.rawValue)).where("item_id", .equal, SQLBind(itemID))
-            .orderBy("watched_on", .descending).orderBy("created_at", .descending).limit(500)
+        let rows = try await Self.titleWatches(database.sql.select(), profile: profile, kind: kind, itemID: itemID)
             .all(decoding: Row.self)
+            .sorted { ($0.watched_on, $0.created_at) > ($1.watched_on, $1.created_at) }
         return rows.enumerated().map { index, row in row.watch(isRewatch: index < rows.count - 1) }
+    }
+
+    static func titleWatches(_ select: SQLSelectBuilder, profile: UUID, kind: MediaKind, itemID: String) -> SQLSelectBuilder {
+        rows(select, profile: profile).where("media_kind", .equal, SQLBind(kind.rawValue)).where("item_id", .equal, SQLBind(itemID))
+            // By day alone, which the title's index (profile, kind, item, day) gives in order: with
+            // `created_at` too, SQLite chose the diary's index (profile, day, created) to skip the
+            // sort and walked every watch of the person (10 ms for 12,000 watches, on every title
+            // page). The few watches of one day are put in order here.
+            .orderBy("watched_on", .descending).limit(500)
     }
 
     static func rows(_ select: SQLSelectBuilder, profile: UUID) -> SQLSelectBuilder {

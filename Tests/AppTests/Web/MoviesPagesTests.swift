@@ -39,6 +39,26 @@ struct MoviesPagesTests {
         }
     }
 
+    @Test("a person's Movies page is kept between their visits but shows each change of theirs at once, and only theirs")
+    func personalPageFollowsWrites() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                // The browser keeps its CSRF cookie too, so its pages' form tokens stay the same.
+                let cookie =
+                    try #require(try await client.postForm("/library/movies/1001", [("favorite", "1")]).sessionCookie) + "; " + TestApp.csrfCookie
+                let favorite = #"aria-pressed="true">Favorite ✓"#
+                var page = try await client.get("/movies?year=2026", cookie: cookie).text
+                #expect(page.components(separatedBy: favorite).count - 1 == 1)
+                #expect(try await client.get("/movies?year=2026", cookie: cookie).text == page, "the same bytes a second time")
+                _ = try await client.postForm("/library/movies/1002", [("favorite", "1")], cookie: cookie)
+                page = try await client.get("/movies?year=2026", cookie: cookie).text
+                #expect(page.components(separatedBy: favorite).count - 1 == 2, "the second favorite shows on the next view")
+                let other = try #require(try await client.postForm("/library/movies/1003", [("watched", "1")]).sessionCookie)
+                #expect(!(try await client.get("/movies?year=2026", cookie: other).text.contains(favorite)), "another person's page is their own")
+            }
+        }
+    }
+
     @Test("anonymous pages are rendered once per catalogue answer and served again from memory")
     func sharedRendering() async throws {
         try await TestApp.with { app in

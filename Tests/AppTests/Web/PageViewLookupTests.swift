@@ -62,7 +62,7 @@ struct PageViewLookupTests {
 
     @Test("the Movies page, a film's page and its note page answer each stored field as reflection would")
     func moviePages() {
-        let cards = [MovieCardView(movie: Self.movie, state: Self.saved(.movie, 5, "Dune"), returnTo: "/")]
+        let cards = [RenderedCard(html: "<article class=\"card\">Dune</article>")]
         for page in [
             MoviesPage(year: 2021, currentYear: 2026, cards: cards, source: .stale(savedOn: Self.now)),
             MoviesPage(year: 2021, currentYear: 2026, cards: [], source: nil, error: "iTunes can’t be reached."),
@@ -106,9 +106,12 @@ struct PageViewLookupTests {
         show.imageMedium = "https://static.tvmaze.com/m.jpg"
         show.imageOriginal = "https://static.tvmaze.com/o.jpg"
         show.summaryHTML = "<p>A <b>mockumentary</b>.</p>"
-        let cards = [
+        for card in [
             ShowCardView(show: show, saved: false, returnTo: "/shows"), ShowCardView(item: Self.saved(.show, 9, "The Office"), returnTo: "/"),
-        ]
+        ] {
+            Check.expectLookupMatchesReflection(card, fields: 12) { card.child(named: $0) }
+        }
+        let cards = [RenderedCard(html: "<article class=\"card show-card\">The Office</article>")]
         for page in [
             ShowsPage(cards: cards, source: .stale(savedOn: Self.now), query: "office", page: 2, isEnd: false),
             ShowsPage(cards: [], source: .offlineCatalogue, query: nil, page: nil, isEnd: true),

@@ -42,7 +42,9 @@ struct CSRFMiddleware: RouterMiddleware {
             }
         }
         let token = context.csrfToken
-        var response = try await RequestScope.$csrfToken.withValue(token) { try await next(request, context) }
+        var response = try await RequestScope.$csrfToken.withValue(token) {
+            try await RequestScope.$tokenIsKept.withValue(cookieSecret != nil) { try await next(request, context) }
+        }
         // Only pages carry forms: static files and JSON answers stay free of Set-Cookie.
         if !response.isPublic, cookieSecret == nil, response.headers[.contentType]?.hasPrefix("text/html") == true {
             response.setCookie(context.cookies.make(CookieJar.csrf, secret, maxAge: 400 * 24 * 3600))

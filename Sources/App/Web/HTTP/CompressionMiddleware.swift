@@ -22,7 +22,10 @@ struct CompressionMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        var response = try await next(request, context)
+        // A page made of cached parts compresses itself (`PageParts.response`): GETs only, whose
+        // answers no middleware keeps (`IdempotencyMiddleware` keeps writes' answers uncompressed).
+        let pageMayCompress = request.method == .get && Self.acceptsGzip(request.headers[.acceptEncoding])
+        var response = try await RequestScope.$acceptsGzip.withValue(pageMayCompress) { try await next(request, context) }
         guard let type = response.headers[.contentType], Self.compressibleTypes.contains(Self.mediaType(type)),
             response.headers[.contentEncoding] == nil, response.status != .partialContent, response.status != .notModified,
             response.status != .noContent

@@ -1,3 +1,4 @@
+import CompressNIO
 import Hummingbird
 import NIOCore
 
@@ -20,10 +21,15 @@ struct PageParts: Sendable {
     let holes: [Hole]
     /// The pieces' bytes together, to size an answer's buffer.
     let pieceBytes: Int
+    /// A cached page's compressed answers (nil for a page rendered for one answer).
+    private let compressed: CompressedAnswers?
 
     var sponsoredSlots: Int { holes.count { $0 == .sponsored } }
 
-    init(_ html: String) {
+    /// `cached`: the page will answer many requests (a page cache keeps it), so its compressed
+    /// answers are worth keeping.
+    init(_ html: String, cached: Bool = false) {
+        compressed = cached ? CompressedAnswers() : nil
         var pieces: [ByteBuffer] = []
         var holes: [Hole] = []
         let markers: [(bytes: [UInt8], hole: Hole)] = [(Array(Self.csrfMarker.utf8), .csrf), (Array(Self.sponsoredMarker.utf8), .sponsored)]
@@ -65,9 +71,26 @@ struct PageParts: Sendable {
         return out
     }
 
-    /// The page as an HTML response, with the CSRF token of the request being answered.
+    /// The page as an HTML response, with the CSRF token of the request being answered. A cached
+    /// page's answer to a returning browser that accepts gzip is compressed once and kept
+    /// (`CompressedAnswers`); any other is compressed on its way out (`CompressionMiddleware`).
     func response(cards: [String] = [], status: HTTPResponse.Status = .ok) -> Response {
-        PageRenderer.htmlResponse(ResponseBody(byteBuffer: filled(csrf: RequestScope.csrfToken, cards: cards)), status: status)
+        let token = RequestScope.csrfToken
+        guard let compressed, RequestScope.acceptsGzip, RequestScope.tokenIsKept,
+            let gzipped = try? compressed.answer(csrf: token, cards: cards, make: { try gzip(csrf: token, cards: cards) })
+        else {
+            return PageRenderer.htmlResponse(ResponseBody(byteBuffer: filled(csrf: token, cards: cards)), status: status)
+        }
+        var response = PageRenderer.htmlResponse(ResponseBody(byteBuffer: gzipped), status: status)
+        response.headers[.contentEncoding] = "gzip"
+        CompressionMiddleware.addVary(&response.headers)
+        return response
+    }
+
+    /// `filled`'s bytes as gzip, compressed as `CompressionMiddleware` compresses.
+    func gzip(csrf: String, cards: [String] = []) throws -> ByteBuffer {
+        var plain = filled(csrf: csrf, cards: cards)
+        return try plain.compress(with: CompressionMiddleware.algorithm)
     }
 }
 
@@ -75,4 +98,9 @@ struct PageParts: Sendable {
 /// passing it along: set by `CSRFMiddleware` for the handlers below it.
 enum RequestScope {
     @TaskLocal static var csrfToken: String = ""
+    /// The token is the browser's own, sent back in its cookie (not one made for this answer alone):
+    /// a page's compressed pieces for it will serve its next visits.
+    @TaskLocal static var tokenIsKept = false
+    /// A GET whose client accepts gzip (set by `CompressionMiddleware`).
+    @TaskLocal static var acceptsGzip = false
 }

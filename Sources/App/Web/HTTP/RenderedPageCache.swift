@@ -24,7 +24,7 @@ final class RenderedPageCache: Sendable {
 
     /// Stores and returns the page; a full cache starts over rather than tracking recency.
     func put(_ key: String, _ html: String, listing: ListingContext) -> Entry {
-        let entry = Entry(parts: PageParts(html), listing: listing)
+        let entry = Entry(parts: PageParts(html, cached: true), listing: listing)
         pages.withLock { table in
             if table.count >= capacity { table.removeAll(keepingCapacity: true) }
             table[key] = entry

@@ -11,6 +11,8 @@ struct MoviesController {
     let clock: any AppClock
     let renderer: PageRenderer
     let sharedPages: RenderedPageCache
+    /// A person's Movies pages, while their `LibraryVersions` counter is unchanged.
+    let personalPages: PersonalPageCache
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.home) { request, context in try await list(request, context, yearParameter: nil) }
@@ -50,18 +52,27 @@ struct MoviesController {
                     key,
                     renderer.html(
                         MoviesPage(
-                            year: year, currentYear: currentYear, cards: list.movies.map { MovieCardView(movie: $0, state: nil, returnTo: returnTo) },
+                            year: year, currentYear: currentYear,
+                            cards: list.movies.map { renderer.card(MovieCardView(movie: $0, state: nil, returnTo: returnTo)) },
                             source: list.source
                         )), listing: ListingContext(movies: list.movies, kind: .movie, key: key, name: "movies-\(year)"))
             return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, visitor: context.visitor)
         }
-        let states = try await library.states(profile: profile, movieIDs: list.movies.map(\.id))
-        let cards = list.movies.map { MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo) }
-        let page = MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source)
-        return try await renderer.listingResponse(
-            page, listing: ListingContext(movies: list.movies, kind: .movie, key: key, name: "movies-\(year)"), offers: offers,
-            visitor: context.visitor
-        )
+        // The person's page: their state on each card, kept while their lists and the catalogue's answer stay as they were.
+        let version = library.versions.current(profile)
+        let personalKey = "\(profile)|\(key)"
+        let page: PersonalPageCache.Page
+        if let cached = personalPages.get(personalKey, version: version) {
+            page = cached
+        } else {
+            let states = try await library.states(profile: profile, movieIDs: list.movies.map(\.id))
+            let cards = list.movies.map { renderer.card(MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo)) }
+            page = personalPages.put(
+                personalKey, version: version,
+                html: try renderer.html(MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source)),
+                listing: ListingContext(movies: list.movies, kind: .movie, key: key, name: "movies-\(year)"))
+        }
+        return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, visitor: context.visitor)
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {

@@ -23,13 +23,14 @@ struct MoviesPage: Page {
     let formURL = Route.movies.path
     let year: Int
     let years: [YearOption]
-    let groups: [CardGroup<MovieCardView>]
+    /// The cards (`MovieCardView`, rendered by `PageRenderer.card`), in runs with sponsored slots.
+    let groups: [CardGroup<RenderedCard>]
     let hasCards: Bool
     let countText: String
     let emptyMessage: String
     let error: String?
 
-    init(year: Int, currentYear: Int, cards: [MovieCardView], source: CatalogSource?, error: String? = nil) {
+    init(year: Int, currentYear: Int, cards: [RenderedCard], source: CatalogSource?, error: String? = nil) {
         chrome = Chrome(
             error == nil ? "Movies of \(year)" : "Movies", tab: .movies, notice: source.flatMap { Formats.sourceNotice($0) },
             retryURL: Route.moviesOf(year: year)

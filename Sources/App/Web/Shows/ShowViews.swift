@@ -4,7 +4,8 @@ struct ShowsPage: Page {
     static let template = "shows/list"
 
     let chrome: Chrome
-    let groups: [CardGroup<ShowCardView>]
+    /// The cards (`ShowCardView`, rendered by `PageRenderer.card`), in runs with sponsored slots.
+    let groups: [CardGroup<RenderedCard>]
     let hasCards: Bool
     let query: String?
     let heading: String
@@ -18,7 +19,7 @@ struct ShowsPage: Page {
     let onFavorites = false
     let formURL = Route.shows.path
 
-    init(cards: [ShowCardView], source: CatalogSource, query: String?, page: Int?, isEnd: Bool) {
+    init(cards: [RenderedCard], source: CatalogSource, query: String?, page: Int?, isEnd: Bool) {
         chrome = Chrome(
             query.map { "TV shows matching “\($0)”" } ?? "TV Shows", tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"),
             retryURL: query.map(Route.showSearch) ?? Route.showsPage(page ?? 1), tvCredit: true)
@@ -45,14 +46,15 @@ struct ShowFavoritesPage: Page {
     let browseURL = Route.shows.path
     let favoritesURL = Route.showFavorites.path
     let onFavorites = true
-    let groups: [CardGroup<ShowCardView>]
+    /// The cards (`ShowCardView`, rendered by `PageRenderer.card`), in runs with sponsored slots.
+    let groups: [CardGroup<RenderedCard>]
     let hasCards: Bool
     let countText: String
     let total: Int
     let previousURL: String?
     let nextURL: String?
 
-    init(cards: [ShowCardView], page: LibraryPage) {
+    init(cards: [RenderedCard], page: LibraryPage) {
         chrome = Chrome("TV Favorites", tab: .shows, tvCredit: true)
         groups = SponsoredSlots.groups(cards)
         hasCards = !cards.isEmpty

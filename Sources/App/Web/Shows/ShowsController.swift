@@ -31,7 +31,7 @@ struct ShowsController {
             let result = await shows.search(q)
             let saved = try await savedIDs(context.profileID, result.shows)
             let returnTo = Route.showSearch(result.query)
-            let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
+            let cards = result.shows.map { renderer.card(ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo)) }
             let page = ShowsPage(cards: cards, source: result.source, query: result.query, page: nil, isEnd: true)
             return try await renderer.listingResponse(
                 page,
@@ -47,7 +47,7 @@ struct ShowsController {
         let result = await shows.page(page)
         let saved = try await savedIDs(context.profileID, result.shows)
         let returnTo = Route.showsPage(page)
-        let cards = result.shows.map { ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo) }
+        let cards = result.shows.map { renderer.card(ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo)) }
         let view = ShowsPage(cards: cards, source: result.source, query: nil, page: page, isEnd: result.isEnd)
         return try await renderer.listingResponse(
             view,
@@ -69,7 +69,7 @@ struct ShowsController {
         // The sponsored cards' ranking key: the page and its version, read before the query as My Lists does.
         let rankingKey = context.profileID.map { "tv-favorites|\($0)|\(page)|\(library.versions.current($0))" }
         let result = try await library.list(profile: context.profileID, list: .favorites, page: page, kind: .show)
-        let cards = result.items.map { ShowCardView(item: $0, returnTo: Route.showFavorites.path) }
+        let cards = result.items.map { renderer.card(ShowCardView(item: $0, returnTo: Route.showFavorites.path)) }
         let listing = ListingContext(items: result.items, kind: .show, key: rankingKey, name: "tv-favorites")
         return try await renderer.listingResponse(
             ShowFavoritesPage(cards: cards, page: result), listing: listing, offers: offers, visitor: context.visitor)
