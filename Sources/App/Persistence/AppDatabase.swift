@@ -21,8 +21,8 @@ public final class AppDatabase: Sendable {
     public let isPostgres: Bool
     /// `migrations`, and for tests any that come after them.
     let allMigrations: [any Migration]
-    /// SQLite's writers, one at a time (see `write`).
-    private let writeGate = AsyncLock()
+    /// SQLite's writers, one at a time, committed in groups (see `write`).
+    private let groupCommit: GroupCommit
     /// SQLite's one writer connection: its own pool on one event loop, so a writer never waits
     /// behind readers for a connection.
     private let writerLoop: any EventLoop
@@ -91,7 +91,9 @@ public final class AppDatabase: Sendable {
         self.eventLoopGroup = eventLoopGroup
         self.isPostgres = isPostgres
         allMigrations = migrations
-        writerLoop = eventLoopGroup.next()
+        let writerLoop = eventLoopGroup.next()
+        self.writerLoop = writerLoop
+        groupCommit = GroupCommit(logger: logger) { databases.database(.sqliteWriter, logger: logger, on: writerLoop)! }
     }
 
     /// A database handle on one of the event loops.
@@ -102,8 +104,8 @@ public final class AppDatabase: Sendable {
     var sql: any SQLDatabase { db as! any SQLDatabase }
 
     /// Every change goes through here: one transaction, committed or rolled back as a whole.
-    /// On SQLite, one writer at a time: writers queue in this process (`writeGate`, first come first
-    /// served) and each transaction starts with `BEGIN IMMEDIATE`, so it holds the write lock from its
+    /// On SQLite, one writer at a time: writers queue in this process (`GroupCommit`, first come first
+    /// served; those waiting together share one transaction, each in a savepoint) and each transaction starts with `BEGIN IMMEDIATE`, so it holds the write lock from its
     /// first statement and a read is never upgraded into a write (which SQLite refuses with
     /// SQLITE_BUSY at once, whatever the busy timeout). Another process (a CLI command) waits on the
     /// busy timeout. On PostgreSQL it is an ordinary transaction; writes that read a row before
@@ -128,20 +130,7 @@ public final class AppDatabase: Sendable {
                     return try await WriteTransaction.$current.withValue(db) { try await body(db) }
                 }
             }
-            return try await writeGate.run {
-                try await self.writer.withConnection { connection in
-                    let sql = connection as! any SQLDatabase
-                    try await sql.raw("BEGIN IMMEDIATE").run()
-                    do {
-                        let result = try await WriteTransaction.$current.withValue(connection) { try await body(connection) }
-                        try await sql.raw("COMMIT").run()
-                        return result
-                    } catch {
-                        try? await sql.raw("ROLLBACK").run()
-                        throw error
-                    }
-                }
-            }
+            return try await groupCommit.write(body)
         } catch {
             if !(error is any DomainFailure) { logger.error("database write failed: \(String(reflecting: error))") }
             throw error

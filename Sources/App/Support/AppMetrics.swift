@@ -39,11 +39,33 @@ public final class AppMetrics: Sendable {
 
     /// One answered HTTP request: its method, the route template it matched (`/movies/{id}`,
     /// `/static/*`, or `unmatched`), its status and how long it took.
+    /// A method outside HTTP's own is counted as `other`: a client chooses the method, and each
+    /// label value is a series kept for the life of the server.
     public func recordRequest(method: String, route: String, status: Int, duration: Duration) {
-        let labels = [("method", method), ("route", route), ("status", String(status))]
-        counter("http_server_requests_total", labels).increment()
-        timer("http_server_request_duration_seconds", labels).recordNanoseconds(duration.nanoseconds)
+        let method = Self.knownMethods.contains(method) ? method : "other"
+        let key = RequestSeries(method: method, route: route, status: status)
+        // The factory takes the registry's lock to find a series: once per series, not per request.
+        let series =
+            requestSeries.withLock { $0[key] }
+            ?? {
+                let labels = [("method", method), ("route", route), ("status", String(status))]
+                let made = (counter("http_server_requests_total", labels), timer("http_server_request_duration_seconds", labels))
+                requestSeries.withLock { $0[key] = made }
+                return made
+            }()
+        series.count.increment()
+        series.duration.recordNanoseconds(duration.nanoseconds)
     }
+
+    static let knownMethods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "CONNECT", "TRACE"]
+
+    private struct RequestSeries: Hashable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+
+    private let requestSeries = Mutex<[RequestSeries: (count: CoreMetrics.Counter, duration: CoreMetrics.Timer)]>([:])
 
     /// What a cached upstream lookup came to (`UpstreamLookup`), per upstream host.
     func recordLookup(host: String, _ lookup: UpstreamLookup) {

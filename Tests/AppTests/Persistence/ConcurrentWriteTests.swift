@@ -61,3 +61,42 @@ struct ConcurrentWriteTests {
         }
     }
 }
+
+@Suite("Grouped writes")
+struct GroupedWriteTests {
+    struct Refused: Error, Equatable { let index: Int }
+
+    @Test("200 writes at once, every tenth failing: each failing one alone is undone and hears its own error, the others are kept")
+    func failuresStayTheirOwn() async throws {
+        try await TestDatabase.with { database in
+            let sql = database.sql
+            try await sql.raw("CREATE TABLE grouped_writes (n INTEGER NOT NULL)").run()
+            let outcomes = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        do {
+                            let kept = try await database.writeSQL { sql in
+                                try await sql.raw("INSERT INTO grouped_writes (n) VALUES (\(bind: index))").run()
+                                // Written, then refused: the row must not stay.
+                                if index % 10 == 0 { throw Refused(index: index) }
+                                return index
+                            }
+                            return (index, .success(kept))
+                        } catch {
+                            return (index, .failure(error))
+                        }
+                    }
+                }
+                return await group.reduce(into: [:]) { $0[$1.0] = $1.1 }
+            }
+            for (index, outcome) in outcomes {
+                switch outcome {
+                case .success(let value): #expect(index % 10 != 0 && value == index)
+                case .failure(let error): #expect(index % 10 == 0 && (error as? Refused) == Refused(index: index), "\(index): \(error)")
+                }
+            }
+            let rows = try await sql.raw("SELECT n FROM grouped_writes ORDER BY n").all().map { try $0.decode(column: "n", as: Int.self) }
+            #expect(rows == (0..<200).filter { $0 % 10 != 0 })
+        }
+    }
+}
