@@ -101,7 +101,11 @@ public final class LibraryService: Sendable {
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in
                 let existing = try await self.row(profile: profile, kind: title.kind, itemID: title.itemID, on: db)
-                if let existing, existing.updatedAt > madeAt { throw Superseded(kept: existing.updatedAt) }
+                // A change made now is the newest whatever its place in the queue (two made at once
+                // raced: the one that took its time first was refused); a change made earlier (offline,
+                // then synced) loses to a newer one.
+                if change.madeAt != nil, let existing, existing.updatedAt > madeAt { throw Superseded(kept: existing.updatedAt) }
+                let madeAt = change.madeAt == nil ? max(madeAt, existing?.updatedAt ?? madeAt) : madeAt
                 let row = existing ?? LibraryEntryModel()
                 if existing == nil {
                     row.profileID = profile
@@ -156,11 +160,12 @@ public final class LibraryService: Sendable {
     @discardableResult
     public func remove(profile: UUID, movieID: Int, kind: MediaKind = .movie, madeAt: Date? = nil) async throws(LibraryError) -> Bool {
         defer { versions.bump(profile) }
+        let explicit = madeAt != nil
         let madeAt = min(madeAt ?? clock.now(), clock.now())
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in
                 guard let row = try await self.row(profile: profile, kind: kind, itemID: String(movieID), on: db) else { return false }
-                if row.updatedAt > madeAt { throw Superseded(kept: row.updatedAt) }
+                if explicit, row.updatedAt > madeAt { throw Superseded(kept: row.updatedAt) }
                 try await row.delete(on: db)
                 return true
             }

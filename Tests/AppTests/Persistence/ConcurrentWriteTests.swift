@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import SQLKit
 import Testing
 
 @testable import App
@@ -57,6 +58,27 @@ struct ConcurrentWriteTests {
                 let list = try await client.get("/api/v1/library?list=all", cookie: String(cookie))
                 let page = try APITests.decode(Schemas.LibraryPage.self, list)
                 #expect(page.total == 4)
+            }
+        }
+    }
+}
+
+@Suite("Changes made now")
+struct ChangesMadeNowTests {
+    @Test(
+        "a change made now is applied even when the title's last change carries a later time (another server's clock, or a request that took its time after this one)"
+    )
+    func nowIsNewest() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let first = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"favorite": true}"#)
+                let cookie = String(try #require(first.headers[.setCookie]).prefix { $0 != ";" })
+                let ahead = app.clock.now().addingTimeInterval(5)
+                try await app.services.database.sql.update("library_entries").set("updated_at", to: SQLBind(ahead)).run()
+                let rated = try await client.sendJSON("/api/v1/library/movies/1001", method: .put, #"{"rating": 7}"#, cookie: cookie)
+                #expect(rated.status == .ok, "\(rated.status): \(String(buffer: rated.body))")
+                let removed = try await client.execute(uri: "/api/v1/library/movies/1001", method: .delete, headers: [.cookie: cookie])
+                #expect(removed.status == .noContent)
             }
         }
     }
