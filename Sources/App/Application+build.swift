@@ -86,7 +86,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     MoviesController(
         catalog: services.catalog, library: services.library, actions: actions, offers: services.offers, titles: services.titles,
         clock: services.clock, renderer: renderer, sharedPages: RenderedPageCache(),
-        personalPages: PersonalPageCache(maxBytes: 8 * 1024 * 1024, clock: services.clock)
+        personalPages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock)
     ).register(on: pages)
     LibraryController(
         library: services.library, sessions: services.sessions, actions: actions, offers: services.offers, renderer: renderer,

@@ -176,36 +176,6 @@ public final class LibraryService: Sendable {
         }
     }
 
-    /// One page of a list, most recently changed first.
-    public func list(profile: UUID?, list: LibraryList, page: Int, kind: MediaKind? = nil) async throws -> LibraryPage {
-        try await self.list(profile: profile, list: list, page: page, filter: LibraryFilter(kind: kind))
-    }
-
-    /// One page of a list, filtered and sorted (`LibraryFilter`).
-    public func list(profile: UUID?, list: LibraryList, page: Int, filter: LibraryFilter) async throws -> LibraryPage {
-        guard let profile else { return LibraryPage(items: [], total: 0, page: 1) }
-        let sql = database.sql
-        func filtered(_ query: SQLSelectBuilder) -> SQLSelectBuilder {
-            var query = filter.apply(to: query.from(LibraryEntryModel.schema).where("profile_id", .equal, SQLBind(profile)))
-            switch list {
-            case .favorites: query = query.where("favorite", .equal, SQLLiteral.boolean(true))
-            case .watched: query = query.where("watched", .equal, SQLLiteral.boolean(true))
-            case .all: break
-            }
-            return query
-        }
-        // Two indexed queries; a COUNT(*) OVER () window made SQLite materialise every row (measured slower).
-        let total =
-            try await filtered(sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n"))
-            .first(decodingColumn: "n", as: Int.self) ?? 0
-        let pageNumber = max(1, page)
-        let rows = try await filter.order(filtered(sql.select().columns(ListRow.columns.map { SQLIdentifier($0) })))
-            .limit(LibraryPage.pageSize)
-            .offset((pageNumber - 1) * LibraryPage.pageSize)
-            .all(decoding: ListRow.self)
-        return LibraryPage(items: rows.map(\.item), total: total, page: pageNumber)
-    }
-
     /// The genres of a person's saved titles, A to Z (the genre filter's choices).
     public func genres(profile: UUID?) async throws -> [String] {
         guard let profile else { return [] }
@@ -220,31 +190,6 @@ public final class LibraryService: Sendable {
             kind: MediaKind(rawValue: row.mediaKind) ?? .movie, itemID: row.itemID, title: row.title, genre: row.genre,
             releaseDate: row.releaseDate, artworkURL: row.artworkURL, favorite: row.favorite, watched: row.watched,
             note: row.note, rating: row.rating.map(Int.init), updatedAt: row.updatedAt
-        )
-    }
-}
-
-/// The card columns of `library_entries`, read without the snapshot.
-private struct ListRow: Decodable {
-    static let columns = [
-        "media_kind", "item_id", "title", "genre", "release_date", "artwork_url", "favorite", "watched", "note", "rating", "updated_at",
-    ]
-    var media_kind: String
-    var item_id: String
-    var title: String
-    var genre: String?
-    var release_date: Date?
-    var artwork_url: String?
-    var favorite: Bool
-    var watched: Bool
-    var note: String?
-    var rating: Int?
-    var updated_at: Date
-
-    var item: LibraryItem {
-        LibraryItem(
-            kind: MediaKind(rawValue: media_kind) ?? .movie, itemID: item_id, title: title, genre: genre, releaseDate: release_date,
-            artworkURL: artwork_url, favorite: favorite, watched: watched, note: note, rating: rating, updatedAt: updated_at
         )
     }
 }

@@ -70,6 +70,7 @@ public final class AppDatabase: Sendable {
         CreateImports(),
         CreateIdempotencyKeys(),
         CreateLeases(),
+        IndexFavoritesByKind(),
     ]
 
     private init(

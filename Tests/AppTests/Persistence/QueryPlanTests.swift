@@ -26,4 +26,15 @@ struct QueryPlanTests {
             #expect(plan.contains { $0.contains("watches_by_title (profile_id=? AND media_kind=? AND item_id=?)") }, "\(plan)")
         }
     }
+
+    @Test("TV Favorites read a person's favorite shows through the favorites' index, not every saved title")
+    func favoritesOfAKind() async throws {
+        try await TestApp.with { app in
+            let sql = app.services.database.sql
+            let query = LibraryService.pageRows(sql, UUID(), .favorites, LibraryFilter(kind: .show)).limit(60).select
+            let plan = try await Self.plan(query, on: sql)
+            #expect(plan.contains { $0.contains("library_entries_favorites (profile_id=? AND media_kind=? AND favorite=?)") }, "\(plan)")
+            #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "read in the page's order: \(plan)")
+        }
+    }
 }

@@ -9,10 +9,7 @@ import Testing
 
 @Suite("Compression: a cached page's answers compressed once")
 struct CompressedAnswersTests {
-    func gunzip(_ body: ByteBuffer) throws -> String {
-        var body = body
-        return String(buffer: try body.decompress(with: .gzip()))
-    }
+    func gunzip(_ body: ByteBuffer) throws -> String { try CompressionTests.gunzip(body) }
 
     static let page =
         "<form><input name=\"csrf\" value=\"\(PageParts.csrfMarker)\"></form>" + String(repeating: "<article>Film</article>\n", count: 300)

@@ -1,0 +1,66 @@
+import FluentKit
+import Foundation
+import SQLKit
+
+/// A person's lists, a page at a time.
+extension LibraryService {
+    /// One page of a list, most recently changed first.
+    public func list(profile: UUID?, list: LibraryList, page: Int, kind: MediaKind? = nil) async throws -> LibraryPage {
+        try await self.list(profile: profile, list: list, page: page, filter: LibraryFilter(kind: kind))
+    }
+
+    /// One page of a list, filtered and sorted (`LibraryFilter`).
+    public func list(profile: UUID?, list: LibraryList, page: Int, filter: LibraryFilter) async throws -> LibraryPage {
+        guard let profile else { return LibraryPage(items: [], total: 0, page: 1) }
+        let sql = database.sql
+        // Two indexed queries; a COUNT(*) OVER () window made SQLite materialise every row (measured slower).
+        let total =
+            try await Self.filtered(sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n"), profile, list, filter)
+            .first(decodingColumn: "n", as: Int.self) ?? 0
+        let pageNumber = max(1, page)
+        let rows = try await Self.pageRows(sql, profile, list, filter)
+            .limit(LibraryPage.pageSize)
+            .offset((pageNumber - 1) * LibraryPage.pageSize)
+            .all(decoding: ListRow.self)
+        return LibraryPage(items: rows.map(\.item), total: total, page: pageNumber)
+    }
+
+    /// A list's rows in the page's order (`LibraryFilter.order`), before the page's limit.
+    static func pageRows(_ sql: any SQLDatabase, _ profile: UUID, _ list: LibraryList, _ filter: LibraryFilter) -> SQLSelectBuilder {
+        filter.order(filtered(sql.select().columns(ListRow.columns.map { SQLIdentifier($0) }), profile, list, filter))
+    }
+
+    private static func filtered(_ query: SQLSelectBuilder, _ profile: UUID, _ list: LibraryList, _ filter: LibraryFilter) -> SQLSelectBuilder {
+        let query = filter.apply(to: query.from(LibraryEntryModel.schema).where("profile_id", .equal, SQLBind(profile)))
+        return switch list {
+        case .favorites: query.where("favorite", .equal, SQLLiteral.boolean(true))
+        case .watched: query.where("watched", .equal, SQLLiteral.boolean(true))
+        case .all: query
+        }
+    }
+}
+
+/// The card columns of `library_entries`, read without the snapshot.
+private struct ListRow: Decodable {
+    static let columns = [
+        "media_kind", "item_id", "title", "genre", "release_date", "artwork_url", "favorite", "watched", "note", "rating", "updated_at",
+    ]
+    var media_kind: String
+    var item_id: String
+    var title: String
+    var genre: String?
+    var release_date: Date?
+    var artwork_url: String?
+    var favorite: Bool
+    var watched: Bool
+    var note: String?
+    var rating: Int?
+    var updated_at: Date
+
+    var item: LibraryItem {
+        LibraryItem(
+            kind: MediaKind(rawValue: media_kind) ?? .movie, itemID: item_id, title: title, genre: genre, releaseDate: release_date,
+            artworkURL: artwork_url, favorite: favorite, watched: watched, note: note, rating: rating, updatedAt: updated_at
+        )
+    }
+}
