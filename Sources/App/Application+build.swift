@@ -90,7 +90,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     ).register(on: pages)
     LibraryController(
         library: services.library, sessions: services.sessions, actions: actions, offers: services.offers, renderer: renderer,
-        pages: PersonalPageCache(clock: services.clock)
+        pages: PersonalPageCache(maxBytes: 6 * 1024 * 1024, clock: services.clock)
     ).register(on: pages)
     DiaryController(
         diary: services.diary, sessions: services.sessions, actions: actions, renderer: renderer,
