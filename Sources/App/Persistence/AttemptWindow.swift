@@ -35,25 +35,16 @@ struct AttemptWindow: Sendable {
     func admit(_ keys: [(column: String, value: String)]) async throws -> Admission {
         let id = UUID()
         let now = clock.now()
-        let stored = keys + (scope.map { [$0] } ?? [])
-        let columns = ["id"] + stored.map(\.column) + [timeColumn]
-        let values: [any SQLExpression] = [SQLBind(id)] + stored.map { SQLBind($0.value) } + [SQLBind(now)]
+        let row = attempt(id, keys, at: now)
         try await database.writeSQL { [table] sql in
-            try await sql.insert(into: table).columns(columns).values(values).run()
+            try await sql.insert(into: table).columns(row.columns).values(row.values).run()
         }
         var waits: [Int] = []
-        for (column, value) in keys {
-            let rows = try await database.sql.raw(
-                """
-                SELECT \(ident: timeColumn) AS at FROM \(ident: table)
-                WHERE \(ident: column) = \(bind: value) AND \(ident: timeColumn) > \(bind: now.addingTimeInterval(-window))\(inScope)
-                ORDER BY \(ident: timeColumn) DESC LIMIT \(unsafeRaw: String(limit + 1))
-                """
-            ).all()
-            guard rows.count > limit else { continue }
+        for key in keys {
+            let times = try await recent(key, before: now, count: limit + 1, on: database.sql)
+            guard times.count > limit else { continue }
             // This attempt is among the newest; the others' limit-th newest must leave the window.
-            let oldest = try rows[limit].decode(column: "at", as: Date.self)
-            waits.append(max(1, Int(oldest.addingTimeInterval(window).timeIntervalSince(now).rounded(.up))))
+            waits.append(wait(until: times[limit], now: now))
         }
         guard let wait = waits.max() else { return .allowed(Ticket(id: id)) }
         try await remove(Ticket(id: id))
@@ -68,26 +59,36 @@ struct AttemptWindow: Sendable {
     func admitSerialized(_ key: (column: String, value: String)) async throws -> Admission {
         let id = UUID()
         let now = clock.now()
-        let stored = [key] + (scope.map { [$0] } ?? [])
-        let columns = ["id"] + stored.map(\.column) + [timeColumn]
-        let values: [any SQLExpression] = [SQLBind(id)] + stored.map { SQLBind($0.value) } + [SQLBind(now)]
-        let (table, timeColumn, limit, window, inScope) = (table, timeColumn, limit, window, inScope)
-        return try await database.write(serializedBy: "\(table)|\(scope?.value ?? "")|\(key.value)") { db in
+        let row = attempt(id, [key], at: now)
+        return try await database.write(serializedBy: "\(table)|\(scope?.value ?? "")|\(key.value)") { [self] db in
             let sql = db as! any SQLDatabase
-            let rows = try await sql.raw(
-                """
-                SELECT \(ident: timeColumn) AS at FROM \(ident: table)
-                WHERE \(ident: key.column) = \(bind: key.value) AND \(ident: timeColumn) > \(bind: now.addingTimeInterval(-window))\(inScope)
-                ORDER BY \(ident: timeColumn) DESC LIMIT \(unsafeRaw: String(limit))
-                """
-            ).all()
-            if rows.count >= limit {
-                let oldest = try rows[limit - 1].decode(column: "at", as: Date.self)
-                return .refused(retryAfter: max(1, Int(oldest.addingTimeInterval(window).timeIntervalSince(now).rounded(.up))))
-            }
-            try await sql.insert(into: table).columns(columns).values(values).run()
+            let times = try await recent(key, before: now, count: limit, on: sql)
+            if times.count >= limit { return .refused(retryAfter: wait(until: times[limit - 1], now: now)) }
+            try await sql.insert(into: table).columns(row.columns).values(row.values).run()
             return .allowed(Ticket(id: id))
         }
+    }
+
+    /// An attempt's row: its id, its keys and scope, its time.
+    private func attempt(_ id: UUID, _ keys: [(column: String, value: String)], at now: Date) -> (columns: [String], values: [any SQLExpression]) {
+        let stored = keys + (scope.map { [$0] } ?? [])
+        return (["id"] + stored.map(\.column) + [timeColumn], [SQLBind(id)] + stored.map { SQLBind($0.value) } + [SQLBind(now)])
+    }
+
+    /// The times of a key's newest `count` attempts in the window ending at `now`, newest first.
+    private func recent(_ key: (column: String, value: String), before now: Date, count: Int, on sql: any SQLDatabase) async throws -> [Date] {
+        try await sql.raw(
+            """
+            SELECT \(ident: timeColumn) AS at FROM \(ident: table)
+            WHERE \(ident: key.column) = \(bind: key.value) AND \(ident: timeColumn) > \(bind: now.addingTimeInterval(-window))\(inScope)
+            ORDER BY \(ident: timeColumn) DESC LIMIT \(unsafeRaw: String(count))
+            """
+        ).all().map { try $0.decode(column: "at", as: Date.self) }
+    }
+
+    /// Whole seconds (at least 1) until the attempt made at `oldest` leaves the window.
+    private func wait(until oldest: Date, now: Date) -> Int {
+        max(1, Int(oldest.addingTimeInterval(window).timeIntervalSince(now).rounded(.up)))
     }
 
     /// ` AND <scope column> = <value>`, or nothing.
