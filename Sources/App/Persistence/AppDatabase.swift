@@ -21,14 +21,9 @@ public final class AppDatabase: Sendable {
     public let isPostgres: Bool
     /// `migrations`, and for tests any that come after them.
     let allMigrations: [any Migration]
-    /// SQLite's writers, one at a time, committed in groups (see `write`).
+    /// SQLite's writers, one at a time, committed in groups (see `write`) on SQLite's one writer
+    /// connection: its own pool on one event loop, so a writer never waits behind readers for a connection.
     private let groupCommit: GroupCommit
-    /// SQLite's one writer connection: its own pool on one event loop, so a writer never waits
-    /// behind readers for a connection.
-    private let writerLoop: any EventLoop
-    private var writer: any Database {
-        databases.database(.sqliteWriter, logger: logger, on: writerLoop)!
-    }
     /// Write transactions waiting or running now (`db_write_transactions` in the metrics).
     let writesInFlight = Atomic<Int>(0)
     /// Each connection's `application_name` on PostgreSQL: this process's connections in
@@ -93,7 +88,6 @@ public final class AppDatabase: Sendable {
         self.isPostgres = isPostgres
         allMigrations = migrations
         let writerLoop = eventLoopGroup.next()
-        self.writerLoop = writerLoop
         groupCommit = GroupCommit(logger: logger) { databases.database(.sqliteWriter, logger: logger, on: writerLoop)! }
     }
 
@@ -106,9 +100,10 @@ public final class AppDatabase: Sendable {
 
     /// Every change goes through here: one transaction, committed or rolled back as a whole.
     /// On SQLite, one writer at a time: writers queue in this process (`GroupCommit`, first come first
-    /// served; those waiting together share one transaction, each in a savepoint) and each transaction starts with `BEGIN IMMEDIATE`, so it holds the write lock from its
-    /// first statement and a read is never upgraded into a write (which SQLite refuses with
-    /// SQLITE_BUSY at once, whatever the busy timeout). Another process (a CLI command) waits on the
+    /// served; those waiting together share one transaction, each in a savepoint) and each
+    /// transaction starts with `BEGIN IMMEDIATE`, so it holds the write lock from its first
+    /// statement and a read is never upgraded into a write (which SQLite refuses with SQLITE_BUSY
+    /// at once, whatever the busy timeout). Another process (a CLI command) waits on the
     /// busy timeout. On PostgreSQL it is an ordinary transaction; writes that read a row before
     /// they create it (a library entry) pass `serializedBy` (the profile), and take that key's
     /// transaction-scoped advisory lock first, so two of them for one key never both find nothing
@@ -193,7 +188,7 @@ public final class AppDatabase: Sendable {
     /// long-lived connection per event loop, so each loop's connection is set up here.
     private func applySQLitePragmas() async throws {
         let readers = eventLoopGroup.makeIterator().map { databases.database(.sqlite, logger: logger, on: $0)! }
-        for database in readers + [writer] {
+        for database in readers + [groupCommit.connection()] {
             let sql = database as! any SQLDatabase
             try await sql.raw("PRAGMA journal_mode = WAL").run()
             try await sql.raw("PRAGMA synchronous = FULL").run()

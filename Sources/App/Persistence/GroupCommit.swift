@@ -22,7 +22,8 @@ final class GroupCommit: Sendable {
     }
 
     private let state = Mutex<(queue: [Pending], draining: Bool)>(([], false))
-    private let connection: @Sendable () -> any Database
+    /// The writer connection's database (its pool of one).
+    let connection: @Sendable () -> any Database
     private let logger: Logger
 
     init(logger: Logger, connection: @escaping @Sendable () -> any Database) {

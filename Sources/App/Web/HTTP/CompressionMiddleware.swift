@@ -24,14 +24,14 @@ struct CompressionMiddleware: RouterMiddleware {
     ) async throws -> Response {
         // A page made of cached parts compresses itself (`PageParts.response`): GETs only, whose
         // answers no middleware keeps (`IdempotencyMiddleware` keeps writes' answers uncompressed).
-        let pageMayCompress = request.method == .get && Self.acceptsGzip(request.headers[.acceptEncoding])
-        var response = try await RequestScope.$acceptsGzip.withValue(pageMayCompress) { try await next(request, context) }
+        let accepted = Self.acceptsGzip(request.headers[.acceptEncoding])
+        var response = try await RequestScope.$acceptsGzip.withValue(request.method == .get && accepted) { try await next(request, context) }
         guard let type = response.headers[.contentType], Self.compressibleTypes.contains(Self.mediaType(type)),
             response.headers[.contentEncoding] == nil, response.status != .partialContent, response.status != .notModified,
             response.status != .noContent
         else { return response }
         Self.addVary(&response.headers)
-        guard request.method != .head, Self.acceptsGzip(request.headers[.acceptEncoding]), let length = response.body.contentLength,
+        guard request.method != .head, accepted, let length = response.body.contentLength,
             (Self.minimumBytes...Self.maximumBytes).contains(length)
         else { return response }
         let sink = Sink(capacity: length)

@@ -60,11 +60,19 @@ final class PersonalPageCache: Sendable {
     func page(
         _ key: String, version: UInt64, listing name: String, render: @escaping @Sendable () async throws -> String
     ) async throws -> Page {
+        try await page(key, version: version) { (try await render(), ListingContext(items: [], kind: nil, key: nil, name: name)) }
+    }
+
+    /// The same for a page with sponsored slots: `render` gives the page and the listing its cards
+    /// are chosen for (made only on a miss).
+    func page(
+        _ key: String, version: UInt64, render: @escaping @Sendable () async throws -> (html: String, listing: ListingContext)
+    ) async throws -> Page {
         if let cached = get(key, version: version) { return cached }
         let rendered = await rendering.run("\(key)|\(version)") { [self] in
             do {
-                let listing = ListingContext(items: [], kind: nil, key: nil, name: name)
-                return .success(put(key, version: version, html: try await render(), listing: listing))
+                let (html, listing) = try await render()
+                return .success(put(key, version: version, html: html, listing: listing))
             } catch {
                 return .failure(error)
             }

@@ -44,34 +44,23 @@ struct LibraryController {
         // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
         let version = library.versions.current(profile)
         let key = "\(profile)|\(Route.libraryList(list, page: page, filter: filter))"
-        if let cached = pages.get(key, version: version) {
-            return await renderer.listingResponse(cached.parts, listing: cached.listing, offers: offers, visitor: visitor)
-        }
         // Concurrent requests for the same page and version share one query and one render.
-        let rendered = await pages.rendering.run("\(key)|\(version)") { [library, renderer, pages] in
-            do {
-                async let genreChoices = library.genres(profile: profile)
-                let result = try await library.list(profile: profile, list: list, page: page, filter: filter)
-                let page = MyListsPage(list: list, filter: filter, genres: try await genreChoices, page: result, renderer: renderer)
-                let html = try renderer.html(page)
-                // Keyed by the page and the titles on it (what the ranking reads): its sponsored cards
-                // are ranked once, not per request, and not again after a change that keeps the
-                // same titles (a rating, a note, a flag).
-                var titles = Hasher()
-                for item in result.items {
-                    titles.combine(item.kind.rawValue)
-                    titles.combine(item.itemID)
-                    titles.combine(item.title)
-                    titles.combine(item.genre)
-                }
-                let listing = ListingContext(
-                    items: result.items, kind: filter.kind, key: "my-lists|\(key)|\(titles.finalize())", name: "my-lists")
-                return .success(pages.put(key, version: version, html: html, listing: listing))
-            } catch {
-                return .failure(error)
+        let fresh = try await pages.page(key, version: version) { [library, renderer] in
+            async let genreChoices = library.genres(profile: profile)
+            let result = try await library.list(profile: profile, list: list, page: page, filter: filter)
+            let html = try renderer.html(MyListsPage(list: list, filter: filter, genres: try await genreChoices, page: result, renderer: renderer))
+            // Keyed by the page and the titles on it (what the ranking reads): its sponsored cards
+            // are ranked once, not per request, and not again after a change that keeps the
+            // same titles (a rating, a note, a flag).
+            var titles = Hasher()
+            for item in result.items {
+                titles.combine(item.kind.rawValue)
+                titles.combine(item.itemID)
+                titles.combine(item.title)
+                titles.combine(item.genre)
             }
+            return (html, ListingContext(items: result.items, kind: filter.kind, key: "my-lists|\(key)|\(titles.finalize())", name: "my-lists"))
         }
-        let fresh = try rendered.get()
         return await renderer.listingResponse(fresh.parts, listing: fresh.listing, offers: offers, visitor: visitor)
     }
 

@@ -45,32 +45,25 @@ struct MoviesController {
         let returnTo = yearParameter == nil ? Route.home.path : Route.moviesOf(year: year)
         // Anonymous visitors all see the same bytes: render once per catalogue answer.
         let key = "\(returnTo)|\(list.source.identity)"
+        // The page with `states` on its cards, and the listing its sponsored cards are chosen for.
+        let shown = year
+        @Sendable func render(_ states: [Int: LibraryItem]) throws -> (html: String, listing: ListingContext) {
+            let cards = list.movies.map { renderer.card(MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo)) }
+            let html = try renderer.html(MoviesPage(year: shown, currentYear: currentYear, cards: cards, source: list.source))
+            return (html, ListingContext(movies: list.movies, kind: .movie, key: key, name: "movies-\(shown)"))
+        }
         guard let profile = context.profileID else {
             let page =
                 try sharedPages.get(key)
-                ?? sharedPages.put(
-                    key,
-                    renderer.html(
-                        MoviesPage(
-                            year: year, currentYear: currentYear,
-                            cards: list.movies.map { renderer.card(MovieCardView(movie: $0, state: nil, returnTo: returnTo)) },
-                            source: list.source
-                        )), listing: ListingContext(movies: list.movies, kind: .movie, key: key, name: "movies-\(year)"))
+                ?? {
+                    let made = try render([:])
+                    return sharedPages.put(key, made.html, listing: made.listing)
+                }()
             return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, visitor: context.visitor)
         }
         // The person's page: their state on each card, kept while their lists and the catalogue's answer stay as they were.
-        let version = library.versions.current(profile)
-        let personalKey = "\(profile)|\(key)"
-        let page: PersonalPageCache.Page
-        if let cached = personalPages.get(personalKey, version: version) {
-            page = cached
-        } else {
-            let states = try await library.states(profile: profile, movieIDs: list.movies.map(\.id))
-            let cards = list.movies.map { renderer.card(MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo)) }
-            page = personalPages.put(
-                personalKey, version: version,
-                html: try renderer.html(MoviesPage(year: year, currentYear: currentYear, cards: cards, source: list.source)),
-                listing: ListingContext(movies: list.movies, kind: .movie, key: key, name: "movies-\(year)"))
+        let page = try await personalPages.page("\(profile)|\(key)", version: library.versions.current(profile)) { [library] in
+            try render(try await library.states(profile: profile, movieIDs: list.movies.map(\.id)))
         }
         return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, visitor: context.visitor)
     }
