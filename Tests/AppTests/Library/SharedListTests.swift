@@ -62,6 +62,33 @@ struct SharedListTests {
         }
     }
 
+    @Test("a browser that accepts gzip gets the compressed page, and its validator back gets 304")
+    func compressedRevalidation() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let owner = try await app.signedIn("gzipowner")
+                let (list, cookie) = try await CustomListTests.make(client, "Long Weekends", cookie: owner.cookie)
+                let id = String(list.dropFirst("/lists/".count))
+                for film in ["1001", "1002", "1003", "1004", "1005"] {
+                    _ = try await client.postForm("/library/movies/\(film)/lists", [("list", id)], cookie: cookie)
+                }
+                _ = try await client.postForm(list + "/share", [], cookie: cookie)
+                let path = try Self.sharedPath(try await client.get(list, cookie: cookie).text)
+                let plain = try await client.execute(uri: path, method: .get, headers: [:])
+                let packed = try await client.execute(uri: path, method: .get, headers: [.acceptEncoding: "gzip"])
+                #expect(packed.headers[.contentEncoding] == "gzip")
+                #expect(try CompressionTests.gunzip(packed.body) == String(buffer: plain.body), "the same page once unpacked")
+                let etag = try #require(packed.headers[.eTag])
+                #expect(etag != plain.headers[.eTag], "other bytes, another validator")
+                #expect(packed.headers[.cacheControl] == "public, no-cache" && packed.headers[values: .setCookie].isEmpty)
+                // Before: the page compared the validator sent back with the plain page's only, so
+                // every browser (they all accept gzip) got the whole page again.
+                let again = try await client.execute(uri: path, method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: etag])
+                #expect(again.status == .notModified && again.body.readableBytes == 0)
+            }
+        }
+    }
+
     @Test("a made-up or malformed link is a plain 404")
     func unknownLinks() async throws {
         try await TestApp.with { app in

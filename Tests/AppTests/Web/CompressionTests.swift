@@ -88,4 +88,15 @@ struct CompressionTests {
         #expect(!CompressionMiddleware.acceptsGzip("*;q=0, br"))
         #expect(CompressionMiddleware.acceptsGzip("gzip;q=0.001"))
     }
+
+    @Test("a body that hardly compresses, written in pieces, grows the output and unpacks to the same bytes")
+    func incompressibleInPieces() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = (0..<7).map { _ in ByteBuffer(bytes: (0..<50_000).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
+        let gzip = try GzipWriter(expectedBytes: 1024)  // an output of 1 KiB to start with: it must grow
+        for piece in pieces { try gzip.write(piece) }
+        var packed = try gzip.finish()
+        let unpacked = try packed.decompress(with: .gzip())
+        #expect(unpacked == ByteBuffer(bytes: pieces.flatMap { $0.readableBytesView }))
+    }
 }

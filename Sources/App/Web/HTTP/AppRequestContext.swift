@@ -86,11 +86,12 @@ struct VisitorMiddleware: RouterMiddleware {
 /// Security headers on every answer, and whether the request came over HTTPS (which decides the
 /// cookies' form and HSTS). Pages load nothing from other sites and run no inline script.
 struct SecurityHeadersMiddleware: RouterMiddleware {
-    static var contentSecurityPolicy: String {
+    static let contentSecurityPolicy =
         "default-src 'self'; img-src 'self' data:; media-src https://\(ITunesPreview.host); style-src 'self'; script-src 'self'; "
-            + "object-src 'none'; "
-            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    }
+        + "object-src 'none'; "
+        + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let frameOptions = HTTPField.Name("X-Frame-Options")!
 
     /// Two years, as the HSTS preload list asks; subdomains are the deployer's to decide.
     static let strictTransportSecurity = "max-age=63072000"
@@ -109,8 +110,8 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         if context.cookies.secure { response.headers[.strictTransportSecurity] = Self.strictTransportSecurity }
         response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "strict-origin-when-cross-origin"
-        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        response.headers[Self.referrerPolicy] = "strict-origin-when-cross-origin"
+        response.headers[Self.frameOptions] = "DENY"
         return response
     }
 }

@@ -1,12 +1,11 @@
-import CompressNIO
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
 /// gzip for text answers (pages, JSON, CSS, JavaScript, SVG, CSV) of 1 KiB or more when the
 /// client accepts it: the 200-film Movies page travels as about a twentieth of its size. zlib's
-/// fastest level, as nginx's `gzip_comp_level 1` default: most of the gain for a fraction of the
-/// CPU. Every compressible answer says `Vary: Accept-Encoding`, compressed or not, so a cache
+/// fastest level (`GzipWriter`), as nginx's `gzip_comp_level 1` default: most of the gain for a
+/// fraction of the CPU. Every compressible answer says `Vary: Accept-Encoding`, compressed or not, so a cache
 /// never hands one client's encoding to another. A body streamed without a known length (an
 /// export), a partial answer (`Range`) or anything already encoded is left as it is.
 struct CompressionMiddleware: RouterMiddleware {
@@ -17,7 +16,6 @@ struct CompressionMiddleware: RouterMiddleware {
         "text/html", "text/css", "text/javascript", "application/javascript", "application/json", "application/problem+json",
         "application/manifest+json", "image/svg+xml", "text/plain", "text/csv", "application/xml",
     ]
-    static let algorithm = CompressionAlgorithm.gzip(configuration: .init(compressionLevel: .fastestCompression))
 
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
@@ -26,7 +24,7 @@ struct CompressionMiddleware: RouterMiddleware {
         // answers no middleware keeps (`IdempotencyMiddleware` keeps writes' answers uncompressed).
         let accepted = Self.acceptsGzip(request.headers[.acceptEncoding])
         var response = try await RequestScope.$acceptsGzip.withValue(request.method == .get && accepted) { try await next(request, context) }
-        guard let type = response.headers[.contentType], Self.compressibleTypes.contains(Self.mediaType(type)),
+        guard let type = response.headers[.contentType], Self.isCompressible(type),
             response.headers[.contentEncoding] == nil, response.status != .partialContent, response.status != .notModified,
             response.status != .noContent
         else { return response }
@@ -34,18 +32,20 @@ struct CompressionMiddleware: RouterMiddleware {
         guard request.method != .head, accepted, let length = response.body.contentLength,
             (Self.minimumBytes...Self.maximumBytes).contains(length)
         else { return response }
-        let sink = Sink(capacity: length)
-        try await response.body.write(Collected(sink: sink))
-        var plain = sink.buffer
-        let compressed = try plain.compress(with: Self.algorithm)
+        let gzip = try GzipWriter(expectedBytes: length)
+        try await response.body.write(Compressing(gzip: gzip))
+        let compressed = try gzip.finish()
         response.body = ResponseBody(byteBuffer: compressed)
-        response.headers[.contentEncoding] = "gzip"
         response.headers[.contentLength] = nil
-        // A strong validator names these exact bytes: the compressed ones are others.
-        if let etag = response.headers[.eTag], etag.hasSuffix("\""), !etag.hasPrefix("W/") {
-            response.headers[.eTag] = String(etag.dropLast()) + "-gzip\""
-        }
+        Self.markCompressed(&response.headers)
         return response
+    }
+
+    /// Whether an answer of this `Content-Type` is text worth compressing.
+    static func isCompressible(_ contentType: String) -> Bool {
+        // The pages' and the API's own types, as they are always written: no parsing.
+        if contentType == "text/html; charset=utf-8" || contentType == "application/json" { return true }
+        return compressibleTypes.contains(mediaType(contentType))
     }
 
     /// `text/html; charset=utf-8` → `text/html`.
@@ -53,9 +53,13 @@ struct CompressionMiddleware: RouterMiddleware {
         contentType.prefix { $0 != ";" }.trimmingPrefix(" ").prefix { $0 != " " }
     }
 
+    static let browsersAcceptEncoding: Set<String> = ["gzip", "gzip, deflate", "gzip, deflate, br", "gzip, deflate, br, zstd"]
+
     /// Whether `Accept-Encoding` allows gzip: listed (or `*`) without `q=0`.
     static func acceptsGzip(_ header: String?) -> Bool {
         guard let header else { return false }
+        // What browsers send, without parsing.
+        if browsersAcceptEncoding.contains(header) { return true }
         var star: Bool?
         for item in header.split(separator: ",") {
             let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -67,6 +71,19 @@ struct CompressionMiddleware: RouterMiddleware {
         return star ?? false
     }
 
+    /// Headers of a gzip body: the encoding, `Vary`, and the validator of these bytes.
+    static func markCompressed(_ headers: inout HTTPFields) {
+        headers[.contentEncoding] = "gzip"
+        addVary(&headers)
+        if let etag = headers[.eTag] { headers[.eTag] = gzipValidator(etag) }
+    }
+
+    /// A strong validator names exact bytes: the compressed ones are others (`"v"` → `"v-gzip"`).
+    static func gzipValidator(_ etag: String) -> String {
+        guard etag.hasSuffix("\""), !etag.hasPrefix("W/") else { return etag }
+        return String(etag.dropLast()) + "-gzip\""
+    }
+
     static func addVary(_ headers: inout HTTPFields) {
         let vary = headers[values: .vary]
         guard
@@ -75,19 +92,11 @@ struct CompressionMiddleware: RouterMiddleware {
         headers.append(HTTPField(name: .vary, value: "Accept-Encoding"))
     }
 
-    /// Every buffer written, in one (the body is written once, by one task).
-    final class Sink {
-        var buffer: ByteBuffer
-        init(capacity: Int) { buffer = ByteBufferAllocator().buffer(capacity: capacity) }
-    }
+    /// Every buffer written goes into one gzip stream (the body is written once, by one task).
+    struct Compressing: ResponseBodyWriter {
+        let gzip: GzipWriter
 
-    struct Collected: ResponseBodyWriter {
-        let sink: Sink
-
-        mutating func write(_ part: ByteBuffer) async throws {
-            var part = part
-            sink.buffer.writeBuffer(&part)
-        }
+        mutating func write(_ part: ByteBuffer) async throws { try gzip.write(part) }
 
         consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }

@@ -1,4 +1,3 @@
-import CompressNIO
 import Hummingbird
 import NIOCore
 
@@ -71,26 +70,52 @@ struct PageParts: Sendable {
         return out
     }
 
-    /// The page as an HTML response, with the CSRF token of the request being answered. A cached
-    /// page's answer to a returning browser that accepts gzip is compressed once and kept
-    /// (`CompressedAnswers`); any other is compressed on its way out (`CompressionMiddleware`).
-    func response(cards: [String] = [], status: HTTPResponse.Status = .ok) -> Response {
-        let token = RequestScope.csrfToken
-        guard let compressed, RequestScope.acceptsGzip, RequestScope.tokenIsKept,
-            let gzipped = try? compressed.answer(csrf: token, cards: cards, make: { try gzip(csrf: token, cards: cards) })
-        else {
-            return PageRenderer.htmlResponse(ResponseBody(byteBuffer: filled(csrf: token, cards: cards)), status: status)
-        }
-        var response = PageRenderer.htmlResponse(ResponseBody(byteBuffer: gzipped), status: status)
-        response.headers[.contentEncoding] = "gzip"
-        CompressionMiddleware.addVary(&response.headers)
+    /// The page as an HTML response, with the CSRF token of the request being answered, compressed
+    /// when the client accepts gzip. A cached page's answer that can serve again (to a returning
+    /// browser, whose token is in its cookie, or to anyone when the page has no form or a fixed token) is compressed
+    /// once and kept (`CompressedAnswers`); any other is compressed from the pieces as they are.
+    /// `csrf`: the token to fill in instead of the request's (a public page's, which carries none).
+    func response(csrf: String? = nil, cards: [String] = [], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        let token = csrf ?? RequestScope.csrfToken
+        let reusable = csrf != nil || RequestScope.tokenIsKept || !holes.contains(.csrf)
+        let (buffer, gzipped) = body(csrf: token, cards: cards, reusable: reusable)
+        var response = PageRenderer.htmlResponse(ResponseBody(byteBuffer: buffer), status: status)
+        for field in headers { response.headers[field.name] = field.value }
+        if gzipped { CompressionMiddleware.markCompressed(&response.headers) }
         return response
     }
 
-    /// `filled`'s bytes as gzip, compressed as `CompressionMiddleware` compresses.
+    /// gzip when the request accepts it (and the page is worth it), else the page itself.
+    private func body(csrf token: String, cards: [String], reusable: Bool) -> (buffer: ByteBuffer, gzip: Bool) {
+        guard RequestScope.acceptsGzip, pieceBytes >= CompressionMiddleware.minimumBytes else {
+            return (filled(csrf: token, cards: cards), false)
+        }
+        do {
+            if let compressed, reusable {
+                return (try compressed.answer(csrf: token, cards: cards) { try gzip(csrf: token, cards: cards) }, true)
+            }
+            return (try gzip(csrf: token, cards: cards), true)
+        } catch {
+            return (filled(csrf: token, cards: cards), false)  // zlib out of memory: the page uncompressed
+        }
+    }
+
+    /// `filled`'s bytes as one gzip stream, compressed piece by piece (the page is never copied whole).
     func gzip(csrf: String, cards: [String] = []) throws -> ByteBuffer {
-        var plain = filled(csrf: csrf, cards: cards)
-        return try plain.compress(with: CompressionMiddleware.algorithm)
+        let gzip = try GzipWriter(expectedBytes: pieceBytes)
+        try gzip.write(pieces[0])
+        var nextCard = 0
+        for (index, hole) in holes.enumerated() {
+            switch hole {
+            case .csrf:
+                try gzip.write(csrf)
+            case .sponsored:
+                if nextCard < cards.count { try gzip.write(cards[nextCard]) }
+                nextCard += 1
+            }
+            try gzip.write(pieces[index + 1])
+        }
+        return try gzip.finish()
     }
 }
 

@@ -40,12 +40,14 @@ extension ListsController {
         headers[HTTPField.Name("X-Robots-Tag")!] = "noindex, nofollow"
         if let etag = page.etag {
             headers[.eTag] = etag
-            if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) == true {
+            // A browser sends back the validator it got: the compressed answer's or the plain one's.
+            let sent = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+            if sent.contains(etag) || sent.contains(CompressionMiddleware.gzipValidator(etag)) {
                 return Response(status: .notModified, headers: headers)
             }
         }
-        headers[.contentType] = "text/html; charset=utf-8"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: page.parts.filled(csrf: "")))
+        // No token in its (layout's) forms: its compressed answer is the same for everyone, kept with the page.
+        return page.parts.response(csrf: "", headers: headers)
     }
 
     static let sharedNotFound = HTTPError(.notFound, message: ListsText.sharedNotFound)
