@@ -68,6 +68,33 @@ enum FormInput {
         }
     }
 
+    /// `decodeQuery([String: String].self, request)` without the decoder's node tree (it was 9 % of
+    /// the CPU of a sorted, filtered My Lists page served from its cache): plain `name=value` pairs
+    /// read here, with the decoder's rules (`+` is a space in a value, a malformed escape or a name
+    /// given twice is a 400); anything else (a nested `a[b]` name, an empty one) goes to the decoder.
+    static func queryFields(_ request: Request) throws -> [String: String] {
+        guard let query = request.uri.query, !query.isEmpty else { return [:] }
+        var fields: [String: String] = [:]
+        for element in query.split(separator: "&") {
+            guard let equals = element.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let rawName = element[..<equals]
+            guard !rawName.isEmpty, !rawName.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) else {
+                return try decodeQuery([String: String].self, request)
+            }
+            guard let name = unescaped(rawName, plusIsSpace: false),
+                let value = unescaped(element[element.utf8.index(after: equals)...], plusIsSpace: true),
+                fields.updateValue(value, forKey: name) == nil
+            else { throw HTTPError(.badRequest, message: "The address could not be read. Search again from the form.") }
+        }
+        return fields
+    }
+
+    private static func unescaped(_ text: Substring, plusIsSpace: Bool) -> String? {
+        let plus = plusIsSpace && text.utf8.contains(UInt8(ascii: "+"))
+        guard plus || text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        return (plus ? String(text.replacing("+", with: " ")) : String(text)).removingPercentEncoding
+    }
+
     /// The search fields' parameters.
     struct SearchParameters: Decodable {
         var q: String?

@@ -31,7 +31,7 @@ struct LibraryController {
         }
         let filter: LibraryFilter
         do {
-            let query = try FormInput.decodeQuery([String: String].self, request)
+            let query = try FormInput.queryFields(request)
             filter = try ListFilterView.parse { query[$0] }
         } catch let invalid as FormInput.Invalid {
             return try ErrorPages.badRequest(renderer, invalid.message, backURL: Route.libraryList(list))
