@@ -11,13 +11,6 @@ struct PopcornSwirlCommand: AsyncParsableCommand {
         subcommands: [Serve.self, Migrate.self, CreateAdmin.self, CreateToken.self, Import.self, Export.self],
         defaultSubcommand: Serve.self
     )
-
-    static func main() async {
-        // On the main thread, before any task is started: tasks then run on the event loops that
-        // read and write their connections.
-        EventLoopExecutor.install()
-        await main(nil)
-    }
 }
 
 struct Serve: AsyncParsableCommand {
