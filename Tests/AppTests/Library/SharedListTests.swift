@@ -85,6 +85,12 @@ struct SharedListTests {
                 // every browser (they all accept gzip) got the whole page again.
                 let again = try await client.execute(uri: path, method: .get, headers: [.acceptEncoding: "gzip", .ifNoneMatch: etag])
                 #expect(again.status == .notModified && again.body.readableBytes == 0)
+                #expect(
+                    again.headers[.eTag] == etag && again.headers[values: .vary].contains { $0.contains("Accept-Encoding") },
+                    "as the 200 it stands for")
+                // A client that no longer accepts gzip does not have the plain page's bytes.
+                let plainAgain = try await client.execute(uri: path, method: .get, headers: [.ifNoneMatch: etag])
+                #expect(plainAgain.status == .ok)
             }
         }
     }

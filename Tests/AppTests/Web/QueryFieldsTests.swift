@@ -21,7 +21,8 @@ struct QueryFieldsTests {
         arguments: [
             "", "?", "?list=all", "?list=all&sort=rating&genre=Drama", "?q=ma+m%C3%A8re&genre=Sci-Fi", "?text=50%25+off%2B",
             "?genre=Drama&genre=Comedy", "?q=%ZZ", "?q=%", "?flag&list=watched", "?=x", "?a[b]=1", "?a[]=1&a[]=2", "?a=1&&b=2",
-            "?sort=title&x=%E2%9C%93", "?empty=&list=all", "?k%20ey=v",
+            "?sort=title&x=%E2%9C%93", "?empty=&list=all", "?k%20ey=v", "?text=%FF", "?q=%C3", "?a%5Bb%5D=1",
+            "?a%5B%5D=1", "?%5Bx=1",
         ])
     func sameAsTheDecoder(query: String) {
         let request = Self.request(query)

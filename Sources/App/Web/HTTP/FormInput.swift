@@ -81,10 +81,14 @@ enum FormInput {
             guard !rawName.isEmpty, !rawName.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) else {
                 return try decodeQuery([String: String].self, request)
             }
-            guard let name = unescaped(rawName, plusIsSpace: false),
-                let value = unescaped(element[element.utf8.index(after: equals)...], plusIsSpace: true),
-                fields.updateValue(value, forKey: name) == nil
-            else { throw HTTPError(.badRequest, message: "The address could not be read. Search again from the form.") }
+            // Whatever the decoder reads otherwise (a name with brackets once unescaped, bytes
+            // that are not UTF-8, which it replaces) is left to it.
+            guard let name = unescaped(rawName, plusIsSpace: false), !name.contains(where: { $0 == "[" || $0 == "]" }),
+                let value = unescaped(element[element.utf8.index(after: equals)...], plusIsSpace: true)
+            else { return try decodeQuery([String: String].self, request) }
+            guard fields.updateValue(value, forKey: name) == nil else {
+                throw HTTPError(.badRequest, message: "The address could not be read. Search again from the form.")
+            }
         }
         return fields
     }

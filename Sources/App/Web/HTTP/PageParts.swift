@@ -85,14 +85,19 @@ struct PageParts: Sendable {
         return response
     }
 
+    /// Whether this request's answer is compressed (the client accepts gzip and the page is worth it).
+    var answersCompressed: Bool { RequestScope.acceptsGzip && pieceBytes >= CompressionMiddleware.minimumBytes }
+
     /// gzip when the request accepts it (and the page is worth it), else the page itself.
     private func body(csrf token: String, cards: [String], reusable: Bool) -> (buffer: ByteBuffer, gzip: Bool) {
-        guard RequestScope.acceptsGzip, pieceBytes >= CompressionMiddleware.minimumBytes else {
+        guard answersCompressed else {
             return (filled(csrf: token, cards: cards), false)
         }
         do {
             if let compressed, reusable {
-                return (try compressed.answer(csrf: token, cards: cards) { try gzip(csrf: token, cards: cards) }, true)
+                // Without a form the answer is one for every token.
+                let key = holes.contains(.csrf) ? token : ""
+                return (try compressed.answer(csrf: key, cards: cards) { try gzip(csrf: token, cards: cards) }, true)
             }
             return (try gzip(csrf: token, cards: cards), true)
         } catch {

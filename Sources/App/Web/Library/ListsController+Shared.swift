@@ -39,12 +39,15 @@ extension ListsController {
         headers[.cacheControl] = "public, no-cache"
         headers[HTTPField.Name("X-Robots-Tag")!] = "noindex, nofollow"
         if let etag = page.etag {
-            headers[.eTag] = etag
-            // A browser sends back the validator it got: the compressed answer's or the plain one's.
-            let sent = request.headers[.ifNoneMatch]?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
-            if sent.contains(etag) || sent.contains(CompressionMiddleware.gzipValidator(etag)) {
+            // The validator of the bytes this request gets: a 304 names the answer it stands for.
+            let compressed = page.parts.answersCompressed
+            let served = compressed ? CompressionMiddleware.gzipValidator(etag) : etag
+            if compressed { CompressionMiddleware.addVary(&headers) }
+            if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == served }) == true {
+                headers[.eTag] = served
                 return Response(status: .notModified, headers: headers)
             }
+            headers[.eTag] = etag
         }
         // No token in its (layout's) forms: its compressed answer is the same for everyone, kept with the page.
         return page.parts.response(csrf: "", headers: headers)
