@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import Logging
-import NIOPosix
 import OpenAPIHummingbird
 import PopcornAPI
 import ServiceLifecycle
@@ -13,7 +12,7 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
     // Impressions still queued in memory are written before the database closes.
     let flushImpressions: @Sendable () async -> Void = { await services.offers.tracker.close() }
     return Application(
-        router: router, server: loopBoundHTTP1,
+        router: router, server: .http1(configuration: httpConfiguration),
         configuration: .init(address: .hostname(services.config.host, port: services.config.port), serverName: "PopcornSwirl"),
         // Stopped last first: the import worker ends its batch before the database closes.
         services: (services.config.operations.listensForChanges
@@ -55,13 +54,6 @@ let httpConfiguration = HTTP1Channel.Configuration(
     idleTimeout: .seconds(30),
     httpDecoderConfiguration: .init(maxHeaderFieldSize: 16 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100)
 )
-
-/// HTTP/1.1 with each connection's tasks on its own event loop (`LoopBoundChannel`).
-let loopBoundHTTP1 = HTTPServerBuilder { responder in
-    LoopBoundChannel(
-        inner: HTTP1Channel(responder: responder, configuration: httpConfiguration),
-        executors: EventLoopExecutor.Table(MultiThreadedEventLoopGroup.singleton))
-}
 
 public func buildRouter(services: AppServices) async throws -> Router<AppRequestContext> {
     let renderer = try await PageRenderer.load()

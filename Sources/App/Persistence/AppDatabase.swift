@@ -91,10 +91,9 @@ public final class AppDatabase: Sendable {
         groupCommit = GroupCommit(logger: logger) { databases.database(.sqliteWriter, logger: logger, on: writerLoop)! }
     }
 
-    /// A database handle on the event loops in turn. Not `any()`: a request's tasks run on its
-    /// connection's event loop, and there `any()` is that loop, so a page's queries run at once
-    /// (`async let`) would all wait for its one connection (statistics after a logged watch: four
-    /// reads one after another).
+    /// A database handle on the event loops in turn. Not `any()`: from code running on an event
+    /// loop (a task preferring one, a future's callback) `any()` is that loop, so reads started
+    /// there at once would all wait for its one connection.
     public var db: any Database {
         databases.database(logger: logger, on: eventLoopGroup.next())!
     }

@@ -126,13 +126,13 @@ struct GroupedWriteTests {
 /// Reads go to every event loop's connection in turn, wherever they are asked from.
 @Suite("Concurrent reads")
 struct ConcurrentReadTests {
-    @Test("reads asked from an event loop (as the server's tasks are) spread over every loop's connections")
+    @Test("reads asked from an event loop spread over every loop's connections")
     func readsSpreadOverLoops() async throws {
         try await TestApp.with { app in
             let database = app.services.database
             let loops = Array(database.eventLoopGroup.makeIterator())
-            // Before: `any()` is the caller's own loop there, so a page's reads at once all queued
-            // on one connection.
+            // Before: `any()` is the caller's own loop there, so reads started at once from a loop
+            // all queued on its one connection.
             let used = try await loops[0].submit { Set((0..<loops.count * 2).map { _ in ObjectIdentifier(database.db.eventLoop) }) }.get()
             #expect(used.count == loops.count)
         }

@@ -27,13 +27,6 @@ public struct ImportService: Sendable {
     /// Reads the upload and stores its rows as a new job; `ImportRefused` (nothing stored) when the
     /// file cannot be read.
     public func start(profile: UUID, data: Data, fileName: String) async throws -> Started {
-        // Reading an upload is CPU work (a ZIP inflated, 200,000 CSV rows, a backup's JSON): on
-        // Swift's pool, not on the event loop of the connection that sent it, whose other
-        // connections would wait meanwhile.
-        try await withTaskExecutorPreference(globalConcurrentExecutor) { try await read(profile: profile, data: data, fileName: fileName) }
-    }
-
-    private func read(profile: UUID, data: Data, fileName: String) async throws -> Started {
         let name = (fileName as NSString).lastPathComponent
         let job: UUID
         do { job = try await store.begin(profile: profile, source: .letterboxd, fileName: name) } catch is ImportStore.Busy { return .busy }

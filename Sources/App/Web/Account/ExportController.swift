@@ -10,19 +10,14 @@ struct ExportController {
     let exports: ExportService
 
     func register(on router: RouterGroup<AppRequestContext>) {
-        // A whole library encoded is CPU work: on Swift's pool, not the connection's event loop.
         router.on(Route.exportBackup) { _, context in
-            try await withTaskExecutorPreference(globalConcurrentExecutor) {
-                let backup = try await exports.backup(profile: context.profileID)
-                return Download.response(try Backup.encoder.encode(backup), type: Download.json, name: Download.name("backup", backup, "json"))
-            }
+            let backup = try await exports.backup(profile: context.profileID)
+            return Download.response(try Backup.encoder.encode(backup), type: Download.json, name: Download.name("backup", backup, "json"))
         }
         router.on(Route.exportLetterboxd) { _, context in
-            try await withTaskExecutorPreference(globalConcurrentExecutor) {
-                let backup = try await exports.backup(profile: context.profileID)
-                let csv = ExportFormats.letterboxdCSV(backup)
-                return Download.response(Data(csv.utf8), type: Download.csv, name: Download.name("letterboxd", backup, "csv"))
-            }
+            let backup = try await exports.backup(profile: context.profileID)
+            let csv = ExportFormats.letterboxdCSV(backup)
+            return Download.response(Data(csv.utf8), type: Download.csv, name: Download.name("letterboxd", backup, "csv"))
         }
         router.on(Route.exportList) { _, context in
             guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw),
