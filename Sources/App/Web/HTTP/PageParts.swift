@@ -55,19 +55,26 @@ struct PageParts: Sendable {
     func filled(csrf: String, cards: [String] = []) -> ByteBuffer {
         let extra = holes.count * csrf.utf8.count + cards.reduce(0) { $0 + $1.utf8.count }
         var out = ByteBufferAllocator().buffer(capacity: pieceBytes + extra)
-        out.writeImmutableBuffer(pieces[0])
+        walk(csrf: csrf, cards: cards, piece: { out.writeImmutableBuffer($0) }, text: { out.writeString($0) })
+        return out
+    }
+
+    /// The page's bytes in order: each piece, and between them what fills each hole.
+    private func walk(
+        csrf: String, cards: [String], piece: (ByteBuffer) throws -> Void, text: (String) throws -> Void
+    ) rethrows {
+        try piece(pieces[0])
         var nextCard = 0
         for (index, hole) in holes.enumerated() {
             switch hole {
             case .csrf:
-                out.writeString(csrf)
+                try text(csrf)
             case .sponsored:
-                if nextCard < cards.count { out.writeString(cards[nextCard]) }
+                if nextCard < cards.count { try text(cards[nextCard]) }
                 nextCard += 1
             }
-            out.writeImmutableBuffer(pieces[index + 1])
+            try piece(pieces[index + 1])
         }
-        return out
     }
 
     /// The page as an HTML response, with the CSRF token of the request being answered, compressed
@@ -108,18 +115,7 @@ struct PageParts: Sendable {
     /// `filled`'s bytes as one gzip stream, compressed piece by piece (the page is never copied whole).
     func gzip(csrf: String, cards: [String] = []) throws -> ByteBuffer {
         let gzip = try GzipWriter(expectedBytes: pieceBytes)
-        try gzip.write(pieces[0])
-        var nextCard = 0
-        for (index, hole) in holes.enumerated() {
-            switch hole {
-            case .csrf:
-                try gzip.write(csrf)
-            case .sponsored:
-                if nextCard < cards.count { try gzip.write(cards[nextCard]) }
-                nextCard += 1
-            }
-            try gzip.write(pieces[index + 1])
-        }
+        try walk(csrf: csrf, cards: cards, piece: { try gzip.write($0) }, text: { try gzip.write($0) })
         return try gzip.finish()
     }
 }
