@@ -66,6 +66,7 @@ public final class AppDatabase: Sendable {
         CreateIdempotencyKeys(),
         CreateLeases(),
         IndexFavoritesByKind(),
+        CreateWatchTallies(),
     ]
 
     private init(

@@ -10,6 +10,7 @@ struct AddWatchDetailsMigrationTests {
     @Test("watches logged before get the genre and runtime of the person's saved title; other watches and the diary stay as they were")
     func watchesGetDetails() async throws {
         try await TestDatabase.with { database in
+            try await database.write { db in try await CreateWatchTallies().revert(on: db) }
             try await database.write { db in try await IndexStatistics().revert(on: db) }
             try await database.write { db in try await AddWatchDetails().revert(on: db) }
             let profile = UUID()
@@ -36,6 +37,7 @@ struct AddWatchDetailsMigrationTests {
             }
             try await database.write { db in try await AddWatchDetails().prepare(on: db) }
             try await database.write { db in try await IndexStatistics().prepare(on: db) }
+            try await database.write { db in try await CreateWatchTallies().prepare(on: db) }
             struct Row: Decodable {
                 var item_id: String
                 var genre: String?

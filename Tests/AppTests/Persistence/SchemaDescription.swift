@@ -67,6 +67,9 @@ enum SchemaDescription {
             }
             text += lines.sorted().map { $0 + "\n" }.joined()
         }
+        for trigger in try await sql.raw("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name").all() {
+            text += "trigger \(try trigger.decode(column: "name", as: String.self)) on \(try trigger.decode(column: "tbl_name", as: String.self))\n"
+        }
         return text
     }
 
@@ -128,6 +131,19 @@ enum SchemaDescription {
                     "  index \(try index.decode(column: "name", as: String.self)): \(try index.decode(column: "definition", as: String.self))")
             }
             text += lines.sorted().map { $0 + "\n" }.joined()
+        }
+        let triggers = try await sql.raw(
+            """
+            SELECT trigger_name::text AS name, event_object_table::text AS on_table,
+                   string_agg(event_manipulation::text, ', ' ORDER BY event_manipulation) AS events, action_statement::text AS action
+            FROM information_schema.triggers WHERE trigger_schema = current_schema()
+            GROUP BY trigger_name, event_object_table, action_statement ORDER BY trigger_name
+            """
+        ).all()
+        for trigger in triggers {
+            text +=
+                "trigger \(try trigger.decode(column: "name", as: String.self)) on \(try trigger.decode(column: "on_table", as: String.self))"
+                + " (\(try trigger.decode(column: "events", as: String.self))): \(try trigger.decode(column: "action", as: String.self))\n"
         }
         // Each test has its own schema: its name is not part of the description.
         return text.replacingOccurrences(of: "\(schema).", with: "").replacingOccurrences(of: schema, with: "<schema>")
