@@ -21,13 +21,13 @@ extension LibraryService {
         let rows = try await Self.pageRows(sql, profile, list, filter)
             .limit(LibraryPage.pageSize)
             .offset((pageNumber - 1) * LibraryPage.pageSize)
-            .all(decoding: ListRow.self)
+            .all(decoding: EntryRow.self)
         return LibraryPage(items: rows.map(\.item), total: total, page: pageNumber)
     }
 
     /// A list's rows in the page's order (`LibraryFilter.order`), before the page's limit.
     static func pageRows(_ sql: any SQLDatabase, _ profile: UUID, _ list: LibraryList, _ filter: LibraryFilter) -> SQLSelectBuilder {
-        filter.order(filtered(sql.select().columns(ListRow.columns.map { SQLIdentifier($0) }), profile, list, filter))
+        filter.order(filtered(sql.select().columns(EntryRow.columns.map { SQLIdentifier($0) }), profile, list, filter))
     }
 
     private static func filtered(_ query: SQLSelectBuilder, _ profile: UUID, _ list: LibraryList, _ filter: LibraryFilter) -> SQLSelectBuilder {
@@ -37,30 +37,5 @@ extension LibraryService {
         case .watched: query.where("watched", .equal, SQLLiteral.boolean(true))
         case .all: query
         }
-    }
-}
-
-/// The card columns of `library_entries`, read without the snapshot.
-private struct ListRow: Decodable {
-    static let columns = [
-        "media_kind", "item_id", "title", "genre", "release_date", "artwork_url", "favorite", "watched", "note", "rating", "updated_at",
-    ]
-    var media_kind: String
-    var item_id: String
-    var title: String
-    var genre: String?
-    var release_date: Date?
-    var artwork_url: String?
-    var favorite: Bool
-    var watched: Bool
-    var note: String?
-    var rating: Int?
-    var updated_at: Date
-
-    var item: LibraryItem {
-        LibraryItem(
-            kind: MediaKind(rawValue: media_kind) ?? .movie, itemID: item_id, title: title, genre: genre, releaseDate: release_date,
-            artworkURL: artwork_url, favorite: favorite, watched: watched, note: note, rating: rating, updatedAt: updated_at
-        )
     }
 }

@@ -33,41 +33,29 @@ public final class LibraryService: Sendable {
     /// Flags for the given movies (for Favorite/Watched buttons on grids).
     public func states(profile: UUID?, movieIDs: [Int], kind: MediaKind = .movie) async throws -> [Int: LibraryItem] {
         guard let profile, !movieIDs.isEmpty else { return [:] }
-        let rows = try await LibraryEntryModel.query(on: database.db)
-            .filter(\.$profileID == profile)
-            .filter(\.$mediaKind == kind.rawValue)
-            .filter(\.$itemID ~~ movieIDs.map(String.init))
-            .all()
-        return Dictionary(rows.compactMap { row in Int(row.itemID).map { ($0, Self.item(row)) } }, uniquingKeysWith: { a, _ in a })
+        let rows = try await EntryRow.all(database.sql, profile: profile, kind: kind, itemIDs: movieIDs.map(String.init))
+        return Dictionary(rows.compactMap { row in Int(row.item_id).map { ($0, row.item) } }, uniquingKeysWith: { a, _ in a })
     }
 
     public func item(profile: UUID?, movieID: Int, kind: MediaKind = .movie) async throws -> LibraryItem? {
-        try await row(profile: profile, kind: kind, itemID: String(movieID)).map(Self.item)
+        guard let profile else { return nil }
+        return try await EntryRow.find(database.sql, profile: profile, kind: kind, itemID: String(movieID))?.item
     }
 
     /// The saved snapshot of a film, for when iTunes cannot be reached.
     public func snapshot(profile: UUID?, movieID: Int) async throws -> (movie: Movie, savedAt: Date)? {
-        guard let row = try await row(profile: profile, kind: .movie, itemID: String(movieID)),
-            let movie = try? JSONDecoder().decode(Movie.self, from: row.snapshot)
+        guard let profile, let (data, savedAt) = try await EntryRow.snapshot(database.sql, profile: profile, kind: .movie, itemID: String(movieID)),
+            let movie = try? JSONDecoder().decode(Movie.self, from: data)
         else { return nil }
-        return (movie, row.updatedAt)
+        return (movie, savedAt)
     }
 
     /// The saved snapshot of a show, for when TVMaze cannot be reached.
     public func showSnapshot(profile: UUID?, showID: Int) async throws -> (show: Show, savedAt: Date)? {
-        guard let row = try await row(profile: profile, kind: .show, itemID: String(showID)),
-            let show = try? JSONDecoder().decode(Show.self, from: row.snapshot)
+        guard let profile, let (data, savedAt) = try await EntryRow.snapshot(database.sql, profile: profile, kind: .show, itemID: String(showID)),
+            let show = try? JSONDecoder().decode(Show.self, from: data)
         else { return nil }
-        return (show, row.updatedAt)
-    }
-
-    private func row(profile: UUID?, kind: MediaKind, itemID: String, on db: (any Database)? = nil) async throws -> LibraryEntryModel? {
-        guard let profile else { return nil }
-        return try await LibraryEntryModel.query(on: db ?? database.db)
-            .filter(\.$profileID == profile)
-            .filter(\.$mediaKind == kind.rawValue)
-            .filter(\.$itemID == itemID)
-            .first()
+        return (show, savedAt)
     }
 
     /// Applies a change and refreshes the snapshot. Returns nil when the title ends up in no list
@@ -100,47 +88,34 @@ public final class LibraryService: Sendable {
         defer { versions.bump(profile, watches: logsWatch && change.watched == true) }
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in
-                let existing = try await self.row(profile: profile, kind: title.kind, itemID: title.itemID, on: db)
+                let sql = db as! any SQLDatabase
+                let existing = try await EntryRow.find(sql, profile: profile, kind: title.kind, itemID: title.itemID)
                 // A change made now is the newest whatever its place in the queue (two made at once
                 // raced: the one that took its time first was refused); a change made earlier (offline,
                 // then synced) loses to a newer one.
-                if change.madeAt != nil, let existing, existing.updatedAt > madeAt { throw Superseded(kept: existing.updatedAt) }
-                let madeAt = change.madeAt == nil ? max(madeAt, existing?.updatedAt ?? madeAt) : madeAt
-                let row = existing ?? LibraryEntryModel()
-                if existing == nil {
-                    row.profileID = profile
-                    row.mediaKind = title.kind.rawValue
-                    row.itemID = title.itemID
-                    row.favorite = false
-                    row.watched = false
-                    row.createdAt = now
-                }
+                if change.madeAt != nil, let existing, existing.updated_at > madeAt { throw Superseded(kept: existing.updated_at) }
+                let madeAt = change.madeAt == nil ? max(madeAt, existing?.updated_at ?? madeAt) : madeAt
                 let wasWatched = existing?.watched == true
-                row.favorite = change.favorite ?? row.favorite
-                row.watched = change.watched ?? row.watched
-                if let note { row.note = note }
-                if let rating { row.rating = rating.map(Int16.init) }
+                let item = LibraryItem(
+                    kind: title.kind, itemID: title.itemID, title: title.title, genre: title.genre, releaseDate: title.releaseDate,
+                    artworkURL: title.artworkURL, favorite: change.favorite ?? existing?.favorite ?? false,
+                    watched: change.watched ?? existing?.watched ?? false, note: note ?? existing?.note, rating: rating ?? existing?.rating,
+                    updatedAt: madeAt)
                 // A rated title stays saved (in All saved) even when it is in neither list.
-                guard row.favorite || row.watched || row.rating != nil else {
-                    if existing != nil { try await row.delete(on: db) }
+                guard item.favorite || item.watched || item.rating != nil else {
+                    if existing != nil { try await EntryRow.delete(sql, profile: profile, kind: title.kind, itemID: title.itemID) }
                     return nil
                 }
-                row.title = title.title
-                row.genre = title.genre
-                row.releaseDate = title.releaseDate
-                row.artworkURL = title.artworkURL
-                row.snapshot = title.snapshot
-                row.updatedAt = madeAt
-                try await row.save(on: db)
-                if logsWatch, row.watched, !wasWatched {
+                try await EntryRow.write(sql, profile: profile, title: title, item: item, exists: existing != nil, now: now)
+                if logsWatch, item.watched, !wasWatched {
                     // Marking Watched logs a watch in the diary, today (a note given with it goes to the title).
                     let watch = Watch(
                         id: UUID(), kind: title.kind, itemID: title.itemID, title: title.title, artworkURL: title.artworkURL,
-                        day: DiaryService.today(madeAt), rating: row.rating.map(Int.init), note: nil, isRewatch: false, genre: title.genre,
+                        day: DiaryService.today(madeAt), rating: item.rating, note: nil, isRewatch: false, genre: title.genre,
                         runtimeMinutes: title.runtimeMinutes)
-                    try await DiaryService.insert(watch, profile: profile, at: now, on: db as! any SQLDatabase)
+                    try await DiaryService.insert(watch, profile: profile, at: now, on: sql)
                 }
-                return Self.item(row)
+                return item
             }
         } catch let error as LibraryError {
             throw error
@@ -164,9 +139,10 @@ public final class LibraryService: Sendable {
         let madeAt = min(madeAt ?? clock.now(), clock.now())
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in
-                guard let row = try await self.row(profile: profile, kind: kind, itemID: String(movieID), on: db) else { return false }
-                if explicit, row.updatedAt > madeAt { throw Superseded(kept: row.updatedAt) }
-                try await row.delete(on: db)
+                let sql = db as! any SQLDatabase
+                guard let row = try await EntryRow.find(sql, profile: profile, kind: kind, itemID: String(movieID)) else { return false }
+                if explicit, row.updated_at > madeAt { throw Superseded(kept: row.updated_at) }
+                try await EntryRow.delete(sql, profile: profile, kind: kind, itemID: String(movieID))
                 return true
             }
         } catch let superseded as Superseded {
@@ -183,13 +159,5 @@ public final class LibraryService: Sendable {
             .where("profile_id", .equal, SQLBind(profile)).where(SQLIdentifier("genre"), .isNot, SQLLiteral.null)
             .orderBy("genre").limit(200)
             .all(decodingColumn: "genre", as: String.self)
-    }
-
-    static func item(_ row: LibraryEntryModel) -> LibraryItem {
-        LibraryItem(
-            kind: MediaKind(rawValue: row.mediaKind) ?? .movie, itemID: row.itemID, title: row.title, genre: row.genre,
-            releaseDate: row.releaseDate, artworkURL: row.artworkURL, favorite: row.favorite, watched: row.watched,
-            note: row.note, rating: row.rating.map(Int.init), updatedAt: row.updatedAt
-        )
     }
 }
