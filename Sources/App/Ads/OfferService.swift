@@ -8,7 +8,7 @@ public final class OfferService: Sendable {
     /// Advertisers listed under "Shop related products".
     static let shopLimit = 6
     /// Rankings (before the cap) per listing or title key, kind, day and offers copy: a busy page is ranked once.
-    private let rankings = Mutex<[String: [Offer]]>([:])
+    private let rankings = Mutex<[String: Ranked]>([:])
 
     let store: OfferStore
     let tracker: OfferTracker
@@ -130,12 +130,12 @@ public final class OfferService: Sendable {
         let now = clock.now()
         let day = tracker.day(now)
         let memo = memoKey.map { "\($0)|\(kind?.rawValue ?? "any")|\(day)|\(snapshot.version)" }
-        let ranked: [Offer]
+        let ranked: Ranked
         if let memo, let hit = rankings.withLock({ $0[memo] }) {
             ranked = hit
         } else {
             let offers = snapshot.offers.filter { snapshot.advertisers[$0.advertiserID]?.active == true }
-            ranked = OfferTargeting.rank(offers, day: day, kind: kind, relevance: relevance)
+            ranked = Ranked(OfferTargeting.rank(offers, day: day, kind: kind, relevance: relevance))
             if let memo {
                 rankings.withLock { table in
                     if table.count >= 1024 { table.removeAll(keepingCapacity: true) }
@@ -143,15 +143,26 @@ public final class OfferService: Sendable {
                 }
             }
         }
-        let byID = Dictionary(uniqueKeysWithValues: ranked.map { ($0.id, $0) })
+        let byID = ranked.byID
         var shown: [Offer] = []
-        let allowed = cap.claim(visitor: visitor, now: now, ranked: ranked.map(\.id)) { ids in
+        let allowed = cap.claim(visitor: visitor, now: now, ranked: ranked.ids) { ids in
             shown = pick(ids.compactMap { byID[$0] })
             return shown.map(\.id)
         }.compactMap { byID[$0] }
         // "" is a client that keeps no cookies and is no browser (no `Sec-Fetch-Site`): not counted.
         if !visitor.isEmpty { tracker.impressions(shown, visitor: visitor, on: day) }
         return (snapshot, allowed)
+    }
+
+    /// Offers in ranked order, with their ids and a table by id (kept with the ranking, not made per view).
+    private struct Ranked: Sendable {
+        let ids: [Int]
+        let byID: [Int: Offer]
+
+        init(_ offers: [Offer]) {
+            ids = offers.map(\.id)
+            byID = Dictionary(offers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        }
     }
 
     private func place(
