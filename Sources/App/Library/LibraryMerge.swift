@@ -10,7 +10,9 @@ extension LibraryService {
     func merge(visitor: UUID, into account: UUID) async throws {
         guard visitor != account else { return }
         defer { versions.bump(account) }
-        try await database.write(serializedBy: account.uuidString) { db in
+        // Both people's writes wait: a visitor's write at the same moment would otherwise touch the
+        // same diary tallies (migration 026) in another order, or log a watch the merge then misses.
+        try await database.write(serializedByAll: [account.uuidString, visitor.uuidString]) { db in
             let incoming = try await LibraryEntryModel.query(on: db).filter(\.$profileID == visitor).all()
             for entry in incoming {
                 let existing = try await LibraryEntryModel.query(on: db)

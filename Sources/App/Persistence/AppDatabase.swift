@@ -115,6 +115,14 @@ public final class AppDatabase: Sendable {
     func write<T: Sendable>(
         serializedBy key: String? = nil, _ body: @escaping @Sendable (any Database) async throws -> T
     ) async throws -> T {
+        try await write(serializedByAll: key.map { [$0] } ?? [], body)
+    }
+
+    /// The same, serialized with every write of each of these keys (a visitor merged into an
+    /// account): their locks are taken in one order, so two such writes never wait on each other.
+    func write<T: Sendable>(
+        serializedByAll keys: [String], _ body: @escaping @Sendable (any Database) async throws -> T
+    ) async throws -> T {
         if let current = WriteTransaction.current { return try await body(current) }
         writesInFlight.add(1, ordering: .relaxed)
         defer { writesInFlight.subtract(1, ordering: .relaxed) }
@@ -123,7 +131,7 @@ public final class AppDatabase: Sendable {
                 return try await db.transaction { db in
                     // Advisory locks are the whole database's: the schema keeps another schema's
                     // (another test's) keys apart.
-                    if let key {
+                    for key in keys.sorted() {
                         try await (db as! any SQLDatabase).raw("SELECT pg_advisory_xact_lock(hashtext(\(bind: self.schema + "|" + key)))").run()
                     }
                     return try await WriteTransaction.$current.withValue(db) { try await body(db) }

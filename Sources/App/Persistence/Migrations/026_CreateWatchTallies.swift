@@ -2,7 +2,7 @@ import FluentKit
 import SQLKit
 
 /// Running tallies of each person's watches, kept by the database itself: per month and kind
-/// (watches and minutes), per title (watches and the first day), per year and genre. The
+/// (watches and minutes), per title, per year and genre. The
 /// statistics read these few rows instead of every watch: all time, 12,000 watches took two
 /// passes of 4–5 ms each, read again after every watch logged (scripts/bench, the cold rows).
 ///
@@ -27,7 +27,6 @@ struct CreateWatchTallies: AsyncMigration {
             .field("media_kind", .string, .required)
             .field("item_id", .string, .required)
             .field("watch_count", .int64, .required)
-            .field("first_day", .string, .required)
             .unique(on: "profile_id", "media_kind", "item_id")
             .create()
         try await database.schema("watch_genres")
@@ -41,6 +40,8 @@ struct CreateWatchTallies: AsyncMigration {
         let postgres = sql.dialect.name == "postgresql"
         // The most rewatched: a person's titles by count, most first, read from the top.
         try await sql.raw("CREATE INDEX watch_titles_by_count ON watch_titles (profile_id, watch_count DESC, media_kind, item_id)").run()
+        // Migration 020's indexes by day and by genre served only the reads the tallies replace.
+        for index in ["watches_by_day", "watches_by_genre"] { try await sql.drop(index: index).run() }
         // One transaction (the caller's, when a test runs this inside a write), so no watch is
         // tallied twice or missed.
         let tally: @Sendable (any Database) async throws -> Void = { transaction in
@@ -53,13 +54,13 @@ struct CreateWatchTallies: AsyncMigration {
                 ).run()
             } else {
                 try await sql.raw(
-                    "CREATE TRIGGER watches_tally_insert AFTER INSERT ON watches BEGIN \(unsafeRaw: Self.add("NEW", postgres: false)) END"
+                    "CREATE TRIGGER watches_tally_insert AFTER INSERT ON watches BEGIN \(unsafeRaw: Self.add("NEW")) END"
                 ).run()
                 try await sql.raw("CREATE TRIGGER watches_tally_delete AFTER DELETE ON watches BEGIN \(unsafeRaw: Self.remove("OLD")) END").run()
                 try await sql.raw(
                     """
                     CREATE TRIGGER watches_tally_update AFTER UPDATE OF \(unsafeRaw: Self.tallied) ON watches
-                    BEGIN \(unsafeRaw: Self.remove("OLD")) \(unsafeRaw: Self.add("NEW", postgres: false)) END
+                    BEGIN \(unsafeRaw: Self.remove("OLD")) \(unsafeRaw: Self.add("NEW")) END
                     """
                 ).run()
             }
@@ -76,26 +77,22 @@ struct CreateWatchTallies: AsyncMigration {
     static let tallied = "profile_id, media_kind, item_id, watched_on, genre, runtime_minutes"
 
     /// Counts one watch (`NEW`) in. Statements end with `;`, as a trigger's body wants them.
-    static func add(_ row: String, postgres: Bool) -> String {
+    static func add(_ row: String) -> String {
         """
         INSERT INTO watch_months (profile_id, month, media_kind, watch_count, minutes)
         VALUES (\(row).profile_id, SUBSTR(\(row).watched_on, 1, 7), \(row).media_kind, 1, COALESCE(\(row).runtime_minutes, 0))
         ON CONFLICT (profile_id, month, media_kind)
         DO UPDATE SET watch_count = watch_months.watch_count + 1, minutes = watch_months.minutes + excluded.minutes;
-        INSERT INTO watch_titles (profile_id, media_kind, item_id, watch_count, first_day)
-        VALUES (\(row).profile_id, \(row).media_kind, \(row).item_id, 1, \(row).watched_on)
-        ON CONFLICT (profile_id, media_kind, item_id)
-        DO UPDATE SET watch_count = watch_titles.watch_count + 1,
-          first_day = \(postgres ? "LEAST" : "MIN")(watch_titles.first_day, excluded.first_day);
+        INSERT INTO watch_titles (profile_id, media_kind, item_id, watch_count) VALUES (\(row).profile_id, \(row).media_kind, \(row).item_id, 1)
+        ON CONFLICT (profile_id, media_kind, item_id) DO UPDATE SET watch_count = watch_titles.watch_count + 1;
         INSERT INTO watch_genres (profile_id, year, genre, watch_count)
         SELECT \(row).profile_id, SUBSTR(\(row).watched_on, 1, 4), \(row).genre, 1 WHERE \(row).genre IS NOT NULL
         ON CONFLICT (profile_id, year, genre) DO UPDATE SET watch_count = watch_genres.watch_count + 1;
         """
     }
 
-    /// Counts one watch (`OLD`) out; a tally that reaches nothing goes. A title's first day is
-    /// read again from its other watches when this watch was on it (run after the change, so the
-    /// watches left are what counts).
+    /// Counts one watch (`OLD`) out; a tally that reaches nothing goes. Only counts are kept, so
+    /// no tally is read again from the watches (which a concurrent change could make stale).
     static func remove(_ row: String) -> String {
         let month = "profile_id = \(row).profile_id AND month = SUBSTR(\(row).watched_on, 1, 7) AND media_kind = \(row).media_kind"
         let title = "profile_id = \(row).profile_id AND media_kind = \(row).media_kind AND item_id = \(row).item_id"
@@ -103,11 +100,7 @@ struct CreateWatchTallies: AsyncMigration {
         return """
             UPDATE watch_months SET watch_count = watch_count - 1, minutes = minutes - COALESCE(\(row).runtime_minutes, 0) WHERE \(month);
             DELETE FROM watch_months WHERE \(month) AND watch_count <= 0;
-            UPDATE watch_titles SET watch_count = watch_count - 1,
-              first_day = CASE WHEN first_day < \(row).watched_on THEN first_day
-                ELSE COALESCE((SELECT MIN(w.watched_on) FROM watches w WHERE w.profile_id = \(row).profile_id
-                  AND w.media_kind = \(row).media_kind AND w.item_id = \(row).item_id), first_day) END
-            WHERE \(title);
+            UPDATE watch_titles SET watch_count = watch_count - 1 WHERE \(title);
             DELETE FROM watch_titles WHERE \(title) AND watch_count <= 0;
             UPDATE watch_genres SET watch_count = watch_count - 1 WHERE \(genre);
             DELETE FROM watch_genres WHERE \(genre) AND watch_count <= 0;
@@ -124,7 +117,7 @@ struct CreateWatchTallies: AsyncMigration {
             \(remove("OLD"))
           END IF;
           IF TG_OP <> 'DELETE' THEN
-            \(add("NEW", postgres: true))
+            \(add("NEW"))
           END IF;
           RETURN NULL;
         END
@@ -142,8 +135,8 @@ struct CreateWatchTallies: AsyncMigration {
         ).run()
         try await sql.raw(
             """
-            INSERT INTO watch_titles (profile_id, media_kind, item_id, watch_count, first_day)
-            SELECT profile_id, media_kind, item_id, COUNT(*), MIN(watched_on) FROM watches GROUP BY profile_id, media_kind, item_id
+            INSERT INTO watch_titles (profile_id, media_kind, item_id, watch_count)
+            SELECT profile_id, media_kind, item_id, COUNT(*) FROM watches GROUP BY profile_id, media_kind, item_id
             """
         ).run()
         try await sql.raw(
@@ -157,6 +150,9 @@ struct CreateWatchTallies: AsyncMigration {
 
     func revert(on database: any Database) async throws {
         if let sql = database as? any SQLDatabase {
+            try await sql.create(index: "watches_by_day").on("watches")
+                .column("profile_id").column("watched_on").column("media_kind").column("runtime_minutes").run()
+            try await sql.create(index: "watches_by_genre").on("watches").column("profile_id").column("genre").column("watched_on").run()
             if sql.dialect.name == "postgresql" {
                 try await sql.raw("DROP TRIGGER watches_tallies ON watches").run()
                 try await sql.raw("DROP FUNCTION watch_tallies()").run()
