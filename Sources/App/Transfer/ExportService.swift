@@ -31,35 +31,32 @@ public struct ExportService: Sendable {
     }
 
     private func titles(_ profile: UUID) async throws -> [Backup.Title] {
+        /// A saved title's card columns with its snapshot and the day it was first saved.
         struct Row: Decodable {
-            var media_kind: String
-            var item_id: String
-            var title: String
-            var genre: String?
-            var release_date: Date?
-            var artwork_url: String?
-            var favorite: Bool
-            var watched: Bool
-            var note: String?
-            var rating: Int?
+            var entry: EntryRow
             var snapshot: Data
             var created_at: Date
-            var updated_at: Date
+            private enum Keys: String, CodingKey { case snapshot, created_at }
+
+            init(from decoder: any Decoder) throws {
+                entry = try EntryRow(from: decoder)
+                let row = try decoder.container(keyedBy: Keys.self)
+                snapshot = try row.decode(Data.self, forKey: .snapshot)
+                created_at = try row.decode(Date.self, forKey: .created_at)
+            }
         }
-        let rows = try await database.sql.select()
-            .columns(
-                "media_kind", "item_id", "title", "genre", "release_date", "artwork_url", "favorite", "watched", "note", "rating", "snapshot",
-                "created_at", "updated_at"
-            )
-            .from(LibraryEntryModel.schema).where("profile_id", .equal, SQLBind(profile))
+        let rows = try await database.sql.select().columns((EntryRow.columns + ["snapshot", "created_at"]).map { SQLIdentifier($0) })
+            .from(EntryRow.table).where("profile_id", .equal, SQLBind(profile))
             .orderBy("created_at").orderBy("media_kind").orderBy("item_id").all(decoding: Row.self)
         let decoder = JSONDecoder()
         return rows.map { row in
-            let kind = MediaKind(rawValue: row.media_kind) ?? .movie
+            let entry = row.entry
+            let kind = MediaKind(rawValue: entry.media_kind) ?? .movie
             return Backup.Title(
-                kind: kind, id: row.item_id, title: row.title, genre: row.genre, releaseDate: row.release_date, artworkURL: row.artwork_url,
-                favorite: row.favorite, watched: row.watched, note: row.note, rating: row.rating, addedAt: row.created_at,
-                changedAt: row.updated_at, movie: kind == .movie ? try? decoder.decode(Movie.self, from: row.snapshot) : nil,
+                kind: kind, id: entry.item_id, title: entry.title, genre: entry.genre, releaseDate: entry.release_date,
+                artworkURL: entry.artwork_url, favorite: entry.favorite, watched: entry.watched, note: entry.note, rating: entry.rating,
+                addedAt: row.created_at, changedAt: entry.updated_at,
+                movie: kind == .movie ? try? decoder.decode(Movie.self, from: row.snapshot) : nil,
                 show: kind == .show ? try? decoder.decode(Show.self, from: row.snapshot) : nil)
         }
     }
