@@ -41,19 +41,17 @@ public final class DiaryService: Sendable {
         self.versions = versions
     }
 
-    static let dayFormat: Date.ISO8601FormatStyle = .iso8601.year().month().day()
-
     /// Today on the calendar of the people furthest ahead (UTC+14): no one's today is later, so a
     /// day after it is in the future for everyone.
-    static func latestToday(_ now: Date) -> String { now.addingTimeInterval(14 * 3600).formatted(dayFormat) }
+    static func latestToday(_ now: Date) -> String { now.addingTimeInterval(14 * 3600).formatted(UTCFormatters.dayStyle) }
 
     /// Today in UTC, the day a watch is logged on when none is given.
-    static func today(_ now: Date) -> String { now.formatted(dayFormat) }
+    static func today(_ now: Date) -> String { now.formatted(UTCFormatters.dayStyle) }
 
     /// A `yyyy-MM-dd` day from 1888 (the first film) to today; anything else says what is wrong.
     public static func validatedDay(_ raw: String, now: Date) throws(LibraryError) -> String {
         let day = raw.trimmingCharacters(in: .whitespaces)
-        guard day.count == 10, let date = try? Date(day + "T12:00:00Z", strategy: .iso8601), date.formatted(dayFormat) == day else {
+        guard day.count == 10, let date = try? Date(day + "T12:00:00Z", strategy: .iso8601), date.formatted(UTCFormatters.dayStyle) == day else {
             throw .invalidDay("“\(raw.prefix(20))” is not a date. Use the form’s date picker, or write it as 2026-11-24.")
         }
         guard day >= "1888-01-01" else { throw .invalidDay("That is before the first film was made. Check the year.") }

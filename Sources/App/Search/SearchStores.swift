@@ -71,5 +71,5 @@ public struct DailyCallCounter: CallBudget {
         return try row?.decode(column: "calls", as: Int.self) ?? 0
     }
 
-    private func today() -> String { UTCFormatters.dayString(clock.now()) }
+    private func today() -> String { clock.now().formatted(UTCFormatters.dayStyle) }
 }

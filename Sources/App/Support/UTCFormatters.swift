@@ -8,30 +8,11 @@ enum UTCFormatters {
     nonisolated(unsafe) static let longDay = make("d MMMM yyyy")
     nonisolated(unsafe) static let moment = make("d MMM yyyy, HH:mm 'UTC'")
 
-    /// `yyyy-MM-dd` of a moment in UTC, computed from the day number (Howard Hinnant's
-    /// `civil_from_days`, the proleptic Gregorian calendar of ISO 8601): the same text as `day`
-    /// from 1583 on, without ICU. Choosing a page's offers asks for today on every view, and the
-    /// formatter was 2.3 % of the sorted My Lists page's CPU (perf, scripts/bench).
-    static func dayString(_ date: Date) -> String {
-        let days = Int((date.timeIntervalSince1970 / 86_400).rounded(.down)) + 719_468
-        let era = (days >= 0 ? days : days - 146_096) / 146_097
-        let dayOfEra = days - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        var text = ""
-        text.reserveCapacity(10)
-        for (value, width) in [(year, 4), (month, 2), (day, 2)] {
-            if !text.isEmpty { text.append("-") }
-            let digits = String(value)
-            if digits.count < width { text.append(String(repeating: "0", count: width - digits.count)) }
-            text.append(digits)
-        }
-        return text
-    }
+    /// `yyyy-MM-dd` in UTC, written without ICU (FoundationEssentials' ISO 8601 style): the same
+    /// text as `day` from 1583 on, about four times faster. Today's day is asked for on every view
+    /// (choosing its offers), and `day` was 2.3 % of the sorted My Lists page's CPU (perf,
+    /// scripts/bench); the diary's days, imports and exports write theirs with it too.
+    static let dayStyle: Date.ISO8601FormatStyle = .iso8601.year().month().day()
 
     private static func make(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()

@@ -42,7 +42,7 @@ public enum ExportFormats {
         for (offset, item) in list.items.enumerated() {
             csv += CSV.line([
                 String(offset + 1), item.kind == .movie ? "film" : "show", item.title, item.year.map(String.init) ?? "", item.note ?? "",
-                item.addedAt.formatted(DiaryService.dayFormat),
+                item.addedAt.formatted(UTCFormatters.dayStyle),
             ])
         }
         return csv

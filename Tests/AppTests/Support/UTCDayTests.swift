@@ -5,7 +5,7 @@ import Testing
 
 @Suite("UTC days without ICU")
 struct UTCDayTests {
-    @Test("dayString writes the same yyyy-MM-dd as the formatter, at midnight, a second before and through leap days and centuries")
+    @Test("dayStyle writes the same yyyy-MM-dd as the formatter, at midnight, a second before and through leap days and centuries")
     func sameAsFormatter() {
         var generator = SplitMix(seed: 1583)
         // 1583-01-01 to 9999-12-31: the formatter's calendar is Julian before October 1582.
@@ -16,10 +16,10 @@ struct UTCDayTests {
         for _ in 0..<20_000 { moments.append(Double.random(in: first...last, using: &generator).rounded(.down)) }
         let mismatches = moments.filter { moment in
             let date = Date(timeIntervalSince1970: moment)
-            return UTCFormatters.dayString(date) != UTCFormatters.day.string(from: date)
+            return date.formatted(UTCFormatters.dayStyle) != UTCFormatters.day.string(from: date)
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5).map { UTCFormatters.day.string(from: Date(timeIntervalSince1970: $0)) })")
-        #expect(UTCFormatters.dayString(Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29")
-        #expect(UTCFormatters.dayString(Date(timeIntervalSince1970: -1)) == "1969-12-31")
+        #expect(Date(timeIntervalSince1970: 951_782_400).formatted(UTCFormatters.dayStyle) == "2000-02-29")
+        #expect(Date(timeIntervalSince1970: -1).formatted(UTCFormatters.dayStyle) == "1969-12-31")
     }
 }

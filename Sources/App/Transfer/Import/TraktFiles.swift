@@ -165,7 +165,7 @@ public enum TraktFiles {
     /// `2024-01-02T21:15:00.000Z` → the UTC day.
     static func day(_ timestamp: String) -> String? {
         let date = (try? Date(timestamp, strategy: Backup.timestamp)) ?? (try? Date(timestamp, strategy: .iso8601))
-        return date?.formatted(DiaryService.dayFormat)
+        return date?.formatted(UTCFormatters.dayStyle)
     }
 
     static func reason(_ error: any Error) -> String {

@@ -36,7 +36,7 @@ enum Download {
 
     /// `popcornswirl-backup-2026-11-24.json`: what, and the UTC day it was made.
     static func name(_ what: String, _ backup: Backup, _ ext: String) -> String {
-        "popcornswirl-\(what)-\(backup.exportedAt.formatted(DiaryService.dayFormat)).\(ext)"
+        "popcornswirl-\(what)-\(backup.exportedAt.formatted(UTCFormatters.dayStyle)).\(ext)"
     }
 
     static func disposition(_ name: String) -> String { "attachment; filename=\"\(name)\"" }

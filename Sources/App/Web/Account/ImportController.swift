@@ -30,7 +30,7 @@ struct ImportController {
             guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw), let profile = context.profileID,
                 let report = try await imports.report(profile: profile, job: id)
             else { throw HTTPError(.notFound, message: "There is no such import of yours.") }
-            let day = report.job.createdAt.formatted(DiaryService.dayFormat)
+            let day = report.job.createdAt.formatted(UTCFormatters.dayStyle)
             var response = Download.response(Data(), type: Download.csv, name: "popcornswirl-import-report-\(day).csv")
             response.body = ResponseBody { writer in
                 try await report.write { try await writer.write(ByteBuffer(string: $0)) }

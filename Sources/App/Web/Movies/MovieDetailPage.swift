@@ -39,7 +39,7 @@ struct MovieDetailPage: Page {
         genre = movie.genre
         director = movie.director
         releaseDate = movie.releaseDate.map(UTCFormatters.longDay.string)
-        releaseDateISO = movie.releaseDate.map(UTCFormatters.dayString)
+        releaseDateISO = movie.releaseDate?.formatted(UTCFormatters.dayStyle)
         contentRating = movie.contentRating
         runtime = Formats.runtime(movie.runtimeMinutes)
         price = Formats.price(movie.price, currency: movie.currency)

@@ -55,7 +55,7 @@ struct BestMatchView {
         director = details?.director ?? movie.director
         plot = details?.plot ?? movie.synopsis
         releaseDate = movie.releaseDate.map(UTCFormatters.longDay.string) ?? details?.released
-        releaseDateISO = movie.releaseDate.map(UTCFormatters.dayString)
+        releaseDateISO = movie.releaseDate?.formatted(UTCFormatters.dayStyle)
         runtime = Formats.runtime(movie.runtimeMinutes) ?? details?.runtime
         rated = details?.rated ?? movie.contentRating
         actors = details?.actors
