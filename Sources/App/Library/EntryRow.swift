@@ -28,16 +28,19 @@ struct EntryRow: Decodable {
         )
     }
 
+    /// A select of these columns (and `extra` ones) from the table.
+    static func select(_ sql: any SQLDatabase, adding extra: [String] = []) -> SQLSelectBuilder {
+        sql.select().columns((columns + extra).map { SQLIdentifier($0) }).from(table)
+    }
+
     /// The person's titles of one kind with these ids.
     static func all(_ sql: any SQLDatabase, profile: UUID, kind: MediaKind, itemIDs: [String]) async throws -> [EntryRow] {
-        try await keyed(sql.select().columns(columns.map { SQLIdentifier($0) }).from(table), profile, kind)
-            .where("item_id", .in, SQLBind.group(itemIDs)).all(decoding: EntryRow.self)
+        try await keyed(select(sql), profile, kind).where("item_id", .in, SQLBind.group(itemIDs)).all(decoding: EntryRow.self)
     }
 
     /// The person's title, when saved.
     static func find(_ sql: any SQLDatabase, profile: UUID, kind: MediaKind, itemID: String) async throws -> EntryRow? {
-        try await keyed(sql.select().columns(columns.map { SQLIdentifier($0) }).from(table), profile, kind, itemID)
-            .first(decoding: EntryRow.self)
+        try await keyed(select(sql), profile, kind, itemID).first(decoding: EntryRow.self)
     }
 
     /// The saved copy of the title (a film's or show's JSON) and when it was saved.

@@ -45,8 +45,7 @@ public struct ExportService: Sendable {
                 created_at = try row.decode(Date.self, forKey: .created_at)
             }
         }
-        let rows = try await database.sql.select().columns((EntryRow.columns + ["snapshot", "created_at"]).map { SQLIdentifier($0) })
-            .from(EntryRow.table).where("profile_id", .equal, SQLBind(profile))
+        let rows = try await EntryRow.select(database.sql, adding: ["snapshot", "created_at"]).where("profile_id", .equal, SQLBind(profile))
             .orderBy("created_at").orderBy("media_kind").orderBy("item_id").all(decoding: Row.self)
         let decoder = JSONDecoder()
         return rows.map { row in
