@@ -38,9 +38,15 @@ final class FrequencyCap: Sendable {
     }
 
     private static func capped(in seen: [(offer: Int, at: Date)], now: Date, window: TimeInterval, limit: Int) -> Set<Int> {
-        var counts: [Int: Int] = [:]
-        for view in seen where now.timeIntervalSince(view.at) < window { counts[view.offer, default: 0] += 1 }
-        return Set(counts.filter { $0.value >= limit }.keys)
+        // On every page with sponsored cards: counted in place, no filtered copy of the counts.
+        guard seen.count >= limit else { return [] }
+        var counts: [Int: Int] = Dictionary(minimumCapacity: seen.count)
+        var capped: Set<Int> = []
+        for view in seen where now.timeIntervalSince(view.at) < window {
+            counts[view.offer, default: 0] += 1
+            if counts[view.offer] == limit { capped.insert(view.offer) }
+        }
+        return capped
     }
 
     private func record(in table: inout [String: [(offer: Int, at: Date)]], visitor: String, offers: [Int], now: Date) {

@@ -13,20 +13,15 @@ protocol SiteRoute: RawRepresentable<String>, CaseIterable, Sendable {
 extension SiteRoute {
     var method: HTTPRequest.Method { HTTPRequest.Method(String(rawValue.prefix { $0 != " " }))! }
     /// The pattern the router matches, relative to the group.
-    var pattern: String { String(rawValue.drop { $0 != " " }.dropFirst()) }
+    var pattern: String {
+        guard let space = rawValue.utf8.firstIndex(of: UInt8(ascii: " ")) else { return "" }
+        return String(rawValue[rawValue.utf8.index(after: space)...])
+    }
     /// The pattern as a full path (`/admin/offers/:id`).
     var fullPattern: String { Self.group + (pattern == "/" && !Self.group.isEmpty ? "" : pattern) }
 
     /// The link for a route without parameters.
     var path: String { fullPattern }
-
-    /// The link with `:id` filled in and an optional query (already encoded pairs, nil values skipped).
-    func link(_ id: (any CustomStringConvertible)? = nil, query: KeyValuePairs<String, String?> = [:]) -> String {
-        var path = fullPattern
-        if let id, let range = path.range(of: ":id") { path.replaceSubrange(range, with: id.description) }
-        let pairs = query.compactMap { key, value in value.map { "\(key)=\(Route.query($0))" } }
-        return pairs.isEmpty ? path : path + "?" + pairs.joined(separator: "&")
-    }
 
     /// Whether `path` (without its query) is one of this route's addresses.
     func matches(_ path: Substring) -> Bool {

@@ -51,4 +51,18 @@ struct LogRedactionTests {
         #expect(capture.text.contains("https://omdb.test/?apikey=REDACTED&t=Up"), "\(capture.text)")
         #expect(!capture.text.contains("sekret-omdb-key-42"))
     }
+
+    @Test("metadata set on a logger is on each of its lines, redacted, a line's own value winning, and can be taken back")
+    func loggerMetadata() {
+        let capture = Capture()
+        var logger = Logger(label: "capture") { _ in RedactingLogHandler(CaptureHandler(capture: capture)) }
+        logger.logLevel = .trace
+        logger[metadataKey: "request"] = "r-1"
+        logger[metadataKey: "upstream"] = "https://omdb.test/?apikey=sekret-42"
+        logger.info("first", metadata: ["request": "r-2"])
+        logger[metadataKey: "upstream"] = nil
+        logger.info("second")
+        #expect(capture.lines.withLock { $0 } == ["first request=r-2 upstream=https://omdb.test/?apikey=REDACTED", "second request=r-1"])
+        #expect(logger[metadataKey: "request"] == "r-1" && logger[metadataKey: "upstream"] == nil)
+    }
 }

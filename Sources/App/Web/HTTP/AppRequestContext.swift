@@ -76,7 +76,7 @@ struct VisitorMiddleware: RouterMiddleware {
         // A page kept on the phone in the background is seen by nobody now: the uncounted visitor.
         if metadata.isBackgroundKeep { context.visitor = "" }
         var response = try await next(request, context)
-        if !response.isPublic, let newVisitor {
+        if let newVisitor, !response.isPublic {
             response.setCookie(context.cookies.make(Self.visitorCookie, newVisitor, maxAge: 365 * 24 * 3600))
         }
         return response
@@ -108,12 +108,16 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         context.clientAddress = transport.clientAddress(request, peer: context.clientAddress)
         var response = try await next(request, context)
         if context.cookies.secure { response.headers[.strictTransportSecurity] = Self.strictTransportSecurity }
-        response.headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[Self.referrerPolicy] = "strict-origin-when-cross-origin"
-        response.headers[Self.frameOptions] = "DENY"
+        // No handler sets these: appended as fields made once (setting each checked its value
+        // and searched the fields again on every answer).
+        response.headers.append(contentsOf: Self.fixedFields)
         return response
     }
+
+    static let fixedFields: [HTTPField] = [
+        HTTPField(name: .contentSecurityPolicy, value: contentSecurityPolicy), HTTPField(name: .xContentTypeOptions, value: "nosniff"),
+        HTTPField(name: referrerPolicy, value: "strict-origin-when-cross-origin"), HTTPField(name: frameOptions, value: "DENY"),
+    ]
 }
 
 /// Addresses past these sizes are refused (414) before any work: no page needs more.

@@ -46,7 +46,7 @@ struct CSRFMiddleware: RouterMiddleware {
             try await RequestScope.$tokenIsKept.withValue(cookieSecret != nil) { try await next(request, context) }
         }
         // Only pages carry forms: static files and JSON answers stay free of Set-Cookie.
-        if !response.isPublic, cookieSecret == nil, response.headers[.contentType]?.hasPrefix("text/html") == true {
+        if cookieSecret == nil, !response.isPublic, response.headers.value(.contentType)?.hasPrefix("text/html") == true {
             response.setCookie(context.cookies.make(CookieJar.csrf, secret, maxAge: 400 * 24 * 3600))
         }
         return response

@@ -22,10 +22,10 @@ struct CompressionMiddleware: RouterMiddleware {
     ) async throws -> Response {
         // A page made of cached parts compresses itself (`PageParts.response`): GETs only, whose
         // answers no middleware keeps (`IdempotencyMiddleware` keeps writes' answers uncompressed).
-        let accepted = Self.acceptsGzip(request.headers[.acceptEncoding])
+        let accepted = Self.acceptsGzip(request.headers.value(.acceptEncoding))
         var response = try await RequestScope.$acceptsGzip.withValue(request.method == .get && accepted) { try await next(request, context) }
-        guard let type = response.headers[.contentType], Self.isCompressible(type),
-            response.headers[.contentEncoding] == nil, response.status != .partialContent, response.status != .notModified,
+        guard let type = response.headers.value(.contentType), Self.isCompressible(type),
+            response.headers.value(.contentEncoding) == nil, response.status != .partialContent, response.status != .notModified,
             response.status != .noContent
         else { return response }
         Self.addVary(&response.headers)
@@ -75,7 +75,7 @@ struct CompressionMiddleware: RouterMiddleware {
     static func markCompressed(_ headers: inout HTTPFields) {
         headers[.contentEncoding] = "gzip"
         addVary(&headers)
-        if let etag = headers[.eTag] { headers[.eTag] = gzipValidator(etag) }
+        if let etag = headers.value(.eTag) { headers[.eTag] = gzipValidator(etag) }
     }
 
     /// A strong validator names exact bytes: the compressed ones are others (`"v"` → `"v-gzip"`).

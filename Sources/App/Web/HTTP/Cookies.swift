@@ -102,5 +102,5 @@ struct ReceivedCookies: Sendable {
 extension Response {
     /// An answer any cache may keep and hand to anyone (a shared list's page): it must carry no
     /// cookie, or one visitor's cookie would be given to the next.
-    var isPublic: Bool { headers[.cacheControl]?.hasPrefix("public") == true }
+    var isPublic: Bool { headers.value(.cacheControl)?.hasPrefix("public") == true }
 }

@@ -13,7 +13,7 @@ struct FairShareMiddleware: RouterMiddleware {
     ) async throws -> Response {
         // An account by its session or its API token (tokens are accounts'); a visitor's profile is
         // not a client of its own (a new cookie would be a new share): it counts by address.
-        let token = request.headers[.authorization] != nil ? APIScope.session?.existing : nil
+        let token = request.headers.value(.authorization) != nil ? APIScope.session?.existing : nil
         let account = token ?? (context.isAccount ? context.profileID : nil)
         let client = UpstreamClient(account: account, address: context.clientAddress)
         let response = try await UpstreamClient.$current.withValue(client) { try await next(request, context) }

@@ -21,10 +21,10 @@ struct FetchMetadata: Sendable, Equatable {
     let isBackgroundKeep: Bool
 
     init(_ headers: HTTPFields) {
-        site = headers[Self.siteHeader].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        mode = headers[Self.modeHeader].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        dest = headers[Self.destHeader].map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-        isBackgroundKeep = headers[Self.backgroundKeepHeader] != nil
+        site = headers.value(Self.siteHeader).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        mode = headers.value(Self.modeHeader).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        dest = headers.value(Self.destHeader).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        isBackgroundKeep = headers.value(Self.backgroundKeepHeader) != nil
     }
 
     /// A browser sent it (every current one sends `Sec-Fetch-Site`; a crawler or script does not).

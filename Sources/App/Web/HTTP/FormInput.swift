@@ -52,7 +52,12 @@ enum FormInput {
 
     /// The `page` query parameter of a paged page: 1 when absent, else 1…100,000.
     static func pageNumber(_ request: Request) throws(Invalid) -> Int {
-        let text = request.uri.queryParameters["page"].map(String.init) ?? "1"
+        try pageNumber(request.uri.queryParameters["page"].map(String.init))
+    }
+
+    /// The same from a `page` value already read (nil: absent).
+    static func pageNumber(_ value: String?) throws(Invalid) -> Int {
+        let text = value ?? "1"
         guard let page = Int(text), page >= 1, page <= 100_000 else { throw Invalid(message: "“\(text.prefix(20))” is not a page number.") }
         return page
     }
@@ -75,8 +80,10 @@ enum FormInput {
     static func queryFields(_ request: Request) throws -> [String: String] {
         guard let query = request.uri.query, !query.isEmpty else { return [:] }
         var fields: [String: String] = [:]
-        for element in query.split(separator: "&") {
-            guard let equals = element.utf8.firstIndex(of: UInt8(ascii: "=")) else { continue }
+        // Split on the bytes: `String.split` walks grapheme clusters (1 % of the sorted list's CPU).
+        for bytes in query.utf8.split(separator: UInt8(ascii: "&")) {
+            let element = Substring(bytes)
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let rawName = element[..<equals]
             guard !rawName.isEmpty, !rawName.utf8.contains(where: { $0 == UInt8(ascii: "[") || $0 == UInt8(ascii: "]") }) else {
                 return try decodeQuery([String: String].self, request)

@@ -24,7 +24,7 @@ struct IdempotencyMiddleware: RouterMiddleware {
         _ request: Request, context: AppRequestContext,
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        guard [.post, .put, .patch, .delete].contains(request.method), let key = request.headers[Self.header] else {
+        guard [.post, .put, .patch, .delete].contains(request.method), let key = request.headers.value(Self.header) else {
             return try await next(request, context)
         }
         guard Self.isWellFormed(key) else {

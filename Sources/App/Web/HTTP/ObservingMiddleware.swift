@@ -14,7 +14,7 @@ struct ObservingMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        let id = RequestTrace.id(from: request.headers[.requestID])
+        let id = RequestTrace.id(from: request.headers.value(.requestID))
         let started = ContinuousClock.now
         do {
             var response = try await RequestTrace.$id.withValue(id) { try await next(request, context) }

@@ -20,21 +20,20 @@ struct LibraryController {
     }
 
     func listPage(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let listName = request.uri.queryParameters["list"].map(String.init) ?? LibraryList.all.rawValue
+        // The query is read once, for the list, the page and the filter.
+        let query = try FormInput.queryFields(request)
+        let listName = query["list"] ?? LibraryList.all.rawValue
         guard let list = LibraryList(rawValue: listName) else {
             return try ErrorPages.badRequest(
                 renderer, "There is no list called “\(listName.prefix(40))”. Choose Favorites, Watched or All.", backURL: Route.libraryList(.all))
         }
         let page: Int
-        do { page = try FormInput.pageNumber(request) } catch {
+        do { page = try FormInput.pageNumber(query["page"]) } catch {
             return try ErrorPages.badRequest(renderer, error.message, backURL: Route.libraryList(list))
         }
         let filter: LibraryFilter
-        do {
-            let query = try FormInput.queryFields(request)
-            filter = try ListFilterView.parse { query[$0] }
-        } catch let invalid as FormInput.Invalid {
-            return try ErrorPages.badRequest(renderer, invalid.message, backURL: Route.libraryList(list))
+        do { filter = try ListFilterView.parse { query[$0] } } catch {
+            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.libraryList(list))
         }
         guard let profile = context.profileID else {
             let empty = LibraryPage(items: [], total: 0, page: page)
