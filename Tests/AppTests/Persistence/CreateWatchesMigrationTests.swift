@@ -32,7 +32,12 @@ struct CreateWatchesMigrationTests {
             let clock = ManualClock()
             let diary = DiaryService(database: database, clock: clock, versions: LibraryVersions())
             let page = try await diary.page(profile: profile, page: 1)
-            #expect(page.total == 1)
+            // The watches themselves: the page's total comes from the tallies of migration 026,
+            // which this test leaves out (reverting 016 drops the table and its triggers with it).
+            #expect(page.watches.count == 1)
+            let count = try await database.sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("watches")
+                .first(decodingColumn: "n", as: Int.self)
+            #expect(count == 1)
             let watch = try #require(page.watches.first)
             #expect(watch.itemID == "1001" && watch.day == "2023-11-14" && watch.note == "Saw it twice" && watch.rating == 8)
             #expect(watch.title == "Film 1001" && !watch.isRewatch)

@@ -31,4 +31,18 @@ struct UTCDayTests {
             #expect(UTCFormatters.dayText(date) == UTCFormatters.day.string(from: date), "\(moment)")
         }
     }
+
+    @Test("a diary day is written as the formatter writes it (d MMMM yyyy), and what is not a day is shown as it is")
+    func longDay() {
+        var generator = SplitMix(seed: 2026)
+        var days = ["2000-02-29", "1999-12-31", "2026-01-01", "1600-03-01", "9999-12-31"]
+        for _ in 0..<5_000 {
+            let date = Date(timeIntervalSince1970: Double.random(in: -12_212_553_600.0...253_402_300_799.0, using: &generator))
+            days.append(UTCFormatters.day.string(from: date))
+        }
+        for day in days {
+            #expect(WatchView.longDay(day) == UTCFormatters.longDay.string(from: WatchView.date(day)!), "\(day)")
+        }
+        for text in ["2026-13-01", "2026-02-30", "26-01-01", "2026-1", "", "yesterday"] { #expect(WatchView.longDay(text) == text) }
+    }
 }
