@@ -35,15 +35,15 @@ extension ListsController {
             }
             page = try rendered.get()
         }
-        var headers = HTTPFields()
-        headers[.cacheControl] = "public, no-cache"
-        headers[HTTPField.Name("X-Robots-Tag")!] = "noindex, nofollow"
+        var headers = HTTPFields(Self.sharedFields)
         if let etag = page.etag {
             // The validator of the bytes this request gets: a 304 names the answer it stands for.
             let compressed = page.parts.answersCompressed
             let served = compressed ? CompressionMiddleware.gzipValidator(etag) : etag
             if compressed { CompressionMiddleware.addVary(&headers) }
-            if request.headers[.ifNoneMatch]?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == served }) == true {
+            if request.headers.value(.ifNoneMatch)?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == served })
+                == true
+            {
                 headers[.eTag] = served
                 return Response(status: .notModified, headers: headers)
             }
@@ -54,4 +54,8 @@ extension ListsController {
     }
 
     static let sharedNotFound = HTTPError(.notFound, message: ListsText.sharedNotFound)
+    /// Every answer's fields, made once.
+    static let sharedFields: [HTTPField] = [
+        HTTPField(name: .cacheControl, value: "public, no-cache"), HTTPField(name: HTTPField.Name("X-Robots-Tag")!, value: "noindex, nofollow"),
+    ]
 }
