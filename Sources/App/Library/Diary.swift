@@ -51,7 +51,7 @@ public final class DiaryService: Sendable {
     /// A `yyyy-MM-dd` day from 1888 (the first film) to today; anything else says what is wrong.
     public static func validatedDay(_ raw: String, now: Date) throws(LibraryError) -> String {
         let day = raw.trimmingCharacters(in: .whitespaces)
-        guard day.count == 10, let date = try? Date(day + "T12:00:00Z", strategy: .iso8601), date.formatted(UTCFormatters.dayStyle) == day else {
+        guard day.count == 10, UTCFormatters.noon(ofDay: day) != nil else {
             throw .invalidDay("“\(raw.prefix(20))” is not a date. Use the form’s date picker, or write it as 2026-11-24.")
         }
         guard day >= "1888-01-01" else { throw .invalidDay("That is before the first film was made. Check the year.") }

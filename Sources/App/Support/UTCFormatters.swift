@@ -15,6 +15,13 @@ enum UTCFormatters {
     /// scripts/bench); the diary's days, imports and exports write theirs with it too.
     static let dayStyle: Date.ISO8601FormatStyle = .iso8601.year().month().day()
 
+    /// Noon UTC of a `yyyy-MM-dd` day of the calendar; nil for anything else, `2026-02-30` too (the
+    /// ISO 8601 parser takes it for 2 March: the day must read back as written).
+    static func noon(ofDay day: String) -> Date? {
+        guard let date = try? Date(day + "T12:00:00Z", strategy: .iso8601), date.formatted(dayStyle) == day else { return nil }
+        return date
+    }
+
     /// `dayStyle`'s text of a date's day, the last day asked for kept: today's offers day is asked
     /// for on every page with sponsored cards (0.9 % of the sorted My Lists page's CPU, formatted).
     static func dayText(_ date: Date) -> String {

@@ -41,7 +41,7 @@ struct UTCDayTests {
             days.append(UTCFormatters.day.string(from: date))
         }
         for day in days {
-            #expect(WatchView.longDay(day) == UTCFormatters.longDay.string(from: WatchView.date(day)!), "\(day)")
+            #expect(WatchView.longDay(day) == UTCFormatters.longDay.string(from: UTCFormatters.noon(ofDay: day)!), "\(day)")
         }
         for text in ["2026-13-01", "2026-02-30", "26-01-01", "2026-1", "", "yesterday"] { #expect(WatchView.longDay(text) == text) }
     }

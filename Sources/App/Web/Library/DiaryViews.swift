@@ -36,19 +36,16 @@ struct WatchView {
     /// writes the same text and was a tenth of a diary page's rendering); `day` itself when it is
     /// not a day of the calendar (`2026-02-30` too, which the formatter took for 2 March).
     static func longDay(_ day: String) -> String {
-        let parts = day.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 4, date(day)?.formatted(UTCFormatters.dayStyle) == day, let year = Int(Substring(parts[0])),
-            let month = Int(Substring(parts[1])), let number = Int(Substring(parts[2])), (1...12).contains(month)
-        else { return day }
-        return "\(number) \(monthNames[month - 1]) \(year)"
+        guard UTCFormatters.noon(ofDay: day) != nil else { return day }
+        // A day of the calendar, as `dayStyle` writes it: yyyy-MM-dd.
+        let parts = day.split(separator: "-")
+        guard let month = Int(parts[1]), let number = Int(parts[2]) else { return day }
+        return "\(number) \(monthNames[month - 1]) \(parts[0])"
     }
 
     private static let monthNames = [
         "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
     ]
-
-    /// Noon UTC of a `yyyy-MM-dd` day: the same calendar day in every zone's formatting here (all UTC).
-    static func date(_ day: String) -> Date? { try? Date(day + "T12:00:00Z", strategy: .iso8601) }
 }
 
 /// Fifty watches a diary page: looked up without reflection, as the cards are.
