@@ -81,6 +81,7 @@ async function currentScope() {
 }
 async function setScope(value) {
   scope = value;
+  if (value !== undefined) forgotten.delete(value || "anonymous");
   await idb("meta", "readwrite", function (s) { return value === undefined ? s.delete("scope") : s.put({ name: "scope", value: value }); });
 }
 function pagesOf(who) { return PAGES + (who || "anonymous"); }
@@ -207,6 +208,7 @@ function unescapeHTML(text) {
 }
 
 async function keepPage(cacheName, who, url, response, planned) {
+  if (forgotten.has(who || "anonymous")) return;
   const body = await response.text();
   const savedAt = new Date().toISOString();
   const headers = new Headers(response.headers);
@@ -218,6 +220,8 @@ async function keepPage(cacheName, who, url, response, planned) {
   await idb("pages", "readwrite", function (s) {
     return s.put({ key: key, scope: who || "anonymous", url: url, title: title, savedAt: savedAt, release: RELEASE, planned: planned || !!(before && before.planned) });
   });
+  // Signed out while this page was being kept: what was just written goes with the rest.
+  if (forgotten.has(who || "anonymous")) return forget(who);
   if (!planned) await trimRecent(cacheName, who || "anonymous");
   await keepPosters(body);
 }
@@ -326,16 +330,24 @@ async function marked(copy, offline) {
 
 // Signing out (or deleting the account) removes its pages and queue from this browser first;
 // any change of account leaves the scope unknown until `/offline/plan` names the new one.
+let accountChanges = 0;
 async function accountChange(request, path) {
+  accountChanges += 1;
   const who = await currentScope();
   if (path === "/account/signout" || path === "/account/delete") await forget(who);
   await setScope(undefined);
   return fetch(request);
 }
 
+// Accounts signed out of in this worker's life: work begun for one before (a page kept 2 s after it
+// was answered, a plan's run) keeps nothing after, and undoes what it wrote meanwhile. A sign-in
+// to the same account takes it off.
+const forgotten = new Set();
+
 async function forget(who) {
   if (who === undefined) return;
   const name = who || "anonymous";
+  forgotten.add(name);
   await caches.delete(pagesOf(who));
   for (const p of await idb("pages", "readonly", function (s) { return s.index("scope").getAll(name); })) {
     await idb("pages", "readwrite", function (s) { return s.delete(p.key); });
@@ -371,6 +383,7 @@ function refresh(changed) {
 
 async function keepPlan(changed) {
   let plan;
+  const since = accountChanges;
   try {
     const response = await fetch("/offline/plan", { credentials: "same-origin", headers: { Accept: "application/json" } });
     if (!response.ok) return;
@@ -378,6 +391,8 @@ async function keepPlan(changed) {
   } catch (error) {
     return;
   }
+  // Asked before a sign-in or sign-out: it names an account this browser may have just left.
+  if (since !== accountChanges) return;
   if ((await currentScope()) !== plan.scope) await setScope(plan.scope);
   if (!plan.scope) return;
   const cacheName = pagesOf(plan.scope);
@@ -387,6 +402,7 @@ async function keepPlan(changed) {
   const wanted = plan.lists.map(function (path) { return [new URL(path, self.location.origin).href, true]; })
     .concat(plan.details.map(function (path) { return [new URL(path, self.location.origin).href, false]; }));
   for (const [url, isList] of wanted) {
+    if (forgotten.has(plan.scope)) return;
     const have = known.get(url);
     const fresh = have && (!isList || (!changed && Date.now() - Date.parse(have.savedAt) < LIST_FRESH));
     if (fresh && have.planned) continue;
@@ -403,6 +419,7 @@ async function keepPlan(changed) {
       return;
     }
   }
+  if (forgotten.has(plan.scope)) return forget(plan.scope);
   // A page the plan no longer has (a title removed, a list deleted) goes.
   const wantedURLs = new Set(wanted.map(function (pair) { return pair[0]; }));
   for (const p of known.values()) {
