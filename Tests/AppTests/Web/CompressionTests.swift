@@ -1,5 +1,6 @@
 import CompressNIO
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
@@ -87,6 +88,21 @@ struct CompressionTests {
         #expect(!CompressionMiddleware.acceptsGzip("gzip; q=0.0"))
         #expect(!CompressionMiddleware.acceptsGzip("*;q=0, br"))
         #expect(CompressionMiddleware.acceptsGzip("gzip;q=0.001"))
+    }
+
+    @Test("Vary names Accept-Encoding once, however an earlier Vary wrote it")
+    func varyOnce() {
+        func vary(_ existing: [String]) -> [String] {
+            var headers = HTTPFields(existing.map { HTTPField(name: .vary, value: $0) })
+            CompressionMiddleware.addVary(&headers)
+            return headers[values: .vary]
+        }
+        #expect(vary([]) == ["Accept-Encoding"])
+        #expect(vary(["Accept-Encoding"]) == ["Accept-Encoding"])
+        #expect(vary(["Cookie, accept-encoding"]) == ["Cookie, accept-encoding"])
+        #expect(vary(["Cookie", "Origin,  ACCEPT-ENCODING"]) == ["Cookie", "Origin,  ACCEPT-ENCODING"])
+        #expect(vary(["Cookie"]) == ["Cookie", "Accept-Encoding"])
+        #expect(vary(["Accept-Encodings"]) == ["Accept-Encodings", "Accept-Encoding"])
     }
 
     @Test("a body that hardly compresses, written in pieces, grows the output and unpacks to the same bytes")

@@ -13,8 +13,6 @@ public struct AppRequestContext: RequestContext {
     var isAccount = false
     /// Over HTTPS (see `Transport`): cookies are Secure and `__Host-` prefixed, HSTS is sent.
     var cookies = CookieJar()
-    /// The token this request's forms carry (see `CSRFMiddleware`).
-    var csrfToken = ""
     /// Who offers are counted and capped for: a hash of the `ps_visitor` cookie (set on the first visit).
     public var visitor: String = ""
     /// The client's IP address: the connection's, or the one a trusted proxy forwarded (see
@@ -61,6 +59,7 @@ struct VisitorMiddleware: RouterMiddleware {
             }
         }
         let metadata = FetchMetadata(request.headers)
+        var firstVisit = false
         var newVisitor: String?
         if let raw = context.cookies.value(Self.visitorCookie, in: request), RandomToken.isWellFormed(raw) {
             context.visitor = SessionService.hash(raw)
@@ -68,16 +67,23 @@ struct VisitorMiddleware: RouterMiddleware {
             // A first visit's id is derived from its address, so a client that never keeps cookies
             // stays one visitor. Only a browser (every current one sends `Sec-Fetch-Site`) counts as
             // a person seeing offers; a crawler or script without cookies is the uncounted visitor
-            // "": it writes no impression rows and shares one frequency cap.
-            let token = Self.firstVisitToken(address: context.clientAddress ?? "")
-            newVisitor = token
-            context.visitor = metadata.isBrowser ? SessionService.hash(token) : ""
+            // "": it writes no impression rows and shares one frequency cap (and its id is only
+            // worked out for a cookie, which a public page, such as a shared list, does not set).
+            firstVisit = true
+            if metadata.isBrowser {
+                let token = Self.firstVisitToken(address: context.clientAddress ?? "")
+                newVisitor = token
+                context.visitor = SessionService.hash(token)
+            } else {
+                context.visitor = ""
+            }
         }
         // A page kept on the phone in the background is seen by nobody now: the uncounted visitor.
         if metadata.isBackgroundKeep { context.visitor = "" }
         var response = try await next(request, context)
-        if let newVisitor, !response.isPublic {
-            response.setCookie(context.cookies.make(Self.visitorCookie, newVisitor, maxAge: 365 * 24 * 3600))
+        if firstVisit, !response.isPublic {
+            let token = newVisitor ?? Self.firstVisitToken(address: context.clientAddress ?? "")
+            response.setCookie(context.cookies.make(Self.visitorCookie, token, maxAge: 365 * 24 * 3600))
         }
         return response
     }

@@ -30,19 +30,18 @@ struct CSRFMiddleware: RouterMiddleware {
         var request = request
         let cookieSecret = context.cookies.value(CookieJar.csrf, in: request).flatMap { RandomToken.isWellFormed($0) ? $0 : nil }
         let secret = cookieSecret ?? SessionService.newToken()
-        context.csrfToken = Self.token(secret: secret, accountSession: context.isAccount ? context.sessionToken : nil)
+        let token = CSRFToken(secret: secret, accountSession: context.isAccount ? context.sessionToken : nil)
         if ![.get, .head, .options].contains(request.method) {
             // Without the cookie no token can fit: refused before a byte of the body is read.
-            guard cookieSecret != nil else { return try RequestScope.$csrfToken.withValue(context.csrfToken) { try refusal(request) } }
+            guard cookieSecret != nil else { return try RequestScope.$csrf.withValue(token) { try refusal(request) } }
             let submitted: String?
             (request, submitted) = try await Self.submittedToken(request, context)
-            guard let submitted, ConstantTime.equal(submitted, context.csrfToken) else {
+            guard let submitted, ConstantTime.equal(submitted, token.value) else {
                 // The refusal page's own forms (the layout's) carry this browser's token.
-                return try RequestScope.$csrfToken.withValue(context.csrfToken) { try refusal(request) }
+                return try RequestScope.$csrf.withValue(token) { try refusal(request) }
             }
         }
-        let token = context.csrfToken
-        var response = try await RequestScope.$csrfToken.withValue(token) {
+        var response = try await RequestScope.$csrf.withValue(token) {
             try await RequestScope.$tokenIsKept.withValue(cookieSecret != nil) { try await next(request, context) }
         }
         // Only pages carry forms: static files and JSON answers stay free of Set-Cookie.
@@ -80,6 +79,15 @@ struct CSRFMiddleware: RouterMiddleware {
         )
         return try renderer.response(page, status: .forbidden)
     }
+}
+
+/// A browser's form token, worked out when a page fills it in: a page without a form (a shared
+/// list, say) never pays for the hash.
+struct CSRFToken: Sendable {
+    let secret: String
+    let accountSession: String?
+
+    var value: String { CSRFMiddleware.token(secret: secret, accountSession: accountSession) }
 }
 
 /// Equal bytes, in a time that depends only on the length: comparing secrets must not leak how

@@ -83,7 +83,7 @@ struct PageParts: Sendable {
     /// once and kept (`CompressedAnswers`); any other is compressed from the pieces as they are.
     /// `csrf`: the token to fill in instead of the request's (a public page's, which carries none).
     func response(csrf: String? = nil, cards: [String] = [], status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
-        let token = csrf ?? RequestScope.csrfToken
+        let token = csrf ?? (holes.contains(.csrf) ? RequestScope.csrfToken : "")
         let reusable = csrf != nil || RequestScope.tokenIsKept || !holes.contains(.csrf)
         let (buffer, gzipped) = body(csrf: token, cards: cards, reusable: reusable)
         var response = PageRenderer.htmlResponse(ResponseBody(byteBuffer: buffer), status: status)
@@ -123,7 +123,9 @@ struct PageParts: Sendable {
 /// What the page renderer needs to know of the request being answered, without every handler
 /// passing it along: set by `CSRFMiddleware` for the handlers below it.
 enum RequestScope {
-    @TaskLocal static var csrfToken: String = ""
+    @TaskLocal static var csrf: CSRFToken?
+    /// The token this request's forms carry ("" outside the pages' group).
+    static var csrfToken: String { csrf?.value ?? "" }
     /// The token is the browser's own, sent back in its cookie (not one made for this answer alone):
     /// a page's compressed pieces for it will serve its next visits.
     @TaskLocal static var tokenIsKept = false
