@@ -40,7 +40,8 @@ struct APIController: APIProtocol {
         for method: HTTPRequest.Method in [.get, .head, .post, .put, .delete, .patch, .options] {
             members.on(RouterPath(APIRoute.unknown.pattern), method: method) { _, _ -> Response in throw HTTPError(.notFound) }
         }
-        try registerHandlers(on: APITransport(members: members, admins: admins, routes: routes))
+        try registerHandlers(
+            on: APITransport(members: members, admins: admins, routes: routes), configuration: Configuration(dateTranscoder: APIDates()))
     }
 
     func listMovies(_ input: Operations.ListMovies.Input) async throws -> Operations.ListMovies.Output {
