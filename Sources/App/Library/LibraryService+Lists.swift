@@ -18,10 +18,8 @@ extension LibraryService {
             try await Self.filtered(sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n"), profile, list, filter)
             .first(decodingColumn: "n", as: Int.self) ?? 0
         let pageNumber = max(1, page)
-        let rows = try await Self.pageRows(sql, profile, list, filter)
-            .limit(LibraryPage.pageSize)
-            .offset((pageNumber - 1) * LibraryPage.pageSize)
-            .all(decoding: EntryRow.self)
+        let rows = try await EntryRow.rows(
+            Self.pageRows(sql, profile, list, filter).limit(LibraryPage.pageSize).offset((pageNumber - 1) * LibraryPage.pageSize))
         return LibraryPage(items: rows.map(\.item), total: total, page: pageNumber)
     }
 
