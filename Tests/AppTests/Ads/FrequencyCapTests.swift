@@ -39,6 +39,27 @@ struct FrequencyCapTests {
         #expect(cap.capped(visitor: "alice", now: start.addingTimeInterval(4)) == [7])
     }
 
+    @Test("the capped offers it keeps between views are what counting every view says, over 3,000 random views and questions")
+    func keptAnswerIsCounted() {
+        var random = SplitMix(seed: 7)
+        let cap = FrequencyCap(limit: 3, window: 600)
+        var views: [(visitor: String, offer: Int, at: Double)] = []
+        var now = 0.0
+        for _ in 0..<3_000 {
+            // Forward in time, sometimes asked again at the same moment.
+            now += Double.random(in: 0...90, using: &random).rounded(.down)
+            let visitor = ["alice", "bob"].randomElement(using: &random)!
+            let at = start.addingTimeInterval(now)
+            if Bool.random(using: &random) {
+                let offers = (0..<Int.random(in: 1...2, using: &random)).map { _ in Int.random(in: 1...4, using: &random) }
+                let allowed = cap.claim(visitor: visitor, now: at, ranked: offers, pick: { $0 })
+                views += Set(allowed).map { (visitor, $0, now) }
+            }
+            let counted = Dictionary(grouping: views.filter { $0.visitor == visitor && now - $0.at < 600 }, by: \.offer)
+            #expect(cap.capped(visitor: visitor, now: at) == Set(counted.filter { $0.value.count >= 3 }.keys), "at \(now)")
+        }
+    }
+
     @Test("a full visitor table makes room for a new visitor instead of growing")
     func boundedVisitors() {
         let cap = FrequencyCap(limit: 1, window: 3600, maxVisitors: 2)
