@@ -330,13 +330,19 @@ async function marked(copy, offline) {
 
 // Signing out (or deleting the account) removes its pages and queue from this browser first;
 // any change of account leaves the scope unknown until `/offline/plan` names the new one.
+// Counted when a change begins and when its answer (with its cookie) is back: a plan asked in
+// between may still name the account being left, as its request carried the old cookie.
 let accountChanges = 0;
 async function accountChange(request, path) {
   accountChanges += 1;
-  const who = await currentScope();
-  if (path === "/account/signout" || path === "/account/delete") await forget(who);
-  await setScope(undefined);
-  return fetch(request);
+  try {
+    const who = await currentScope();
+    if (path === "/account/signout" || path === "/account/delete") await forget(who);
+    await setScope(undefined);
+    return await fetch(request);
+  } finally {
+    accountChanges += 1;
+  }
 }
 
 // Accounts signed out of in this worker's life: work begun for one before (a page kept 2 s after it
@@ -391,7 +397,7 @@ async function keepPlan(changed) {
   } catch (error) {
     return;
   }
-  // Asked before a sign-in or sign-out: it names an account this browser may have just left.
+  // Asked before or during a sign-in or sign-out: it may name an account this browser has just left.
   if (since !== accountChanges) return;
   if ((await currentScope()) !== plan.scope) await setScope(plan.scope);
   if (!plan.scope) return;
@@ -402,7 +408,7 @@ async function keepPlan(changed) {
   const wanted = plan.lists.map(function (path) { return [new URL(path, self.location.origin).href, true]; })
     .concat(plan.details.map(function (path) { return [new URL(path, self.location.origin).href, false]; }));
   for (const [url, isList] of wanted) {
-    if (forgotten.has(plan.scope)) return;
+    if (since !== accountChanges || forgotten.has(plan.scope)) return;
     const have = known.get(url);
     const fresh = have && (!isList || (!changed && Date.now() - Date.parse(have.savedAt) < LIST_FRESH));
     if (fresh && have.planned) continue;
