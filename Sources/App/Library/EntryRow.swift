@@ -4,7 +4,7 @@ import SQLKit
 /// A saved title's row of `library_entries` as the cards and the API show it (without the
 /// snapshot), read and written with SQLKit. Fluent's model walked its property wrappers by
 /// reflection on every read and save: 19 % of the CPU of `PUT /api/v1/library` (scripts/bench).
-struct EntryRow: Decodable {
+struct EntryRow {
     static let table = "library_entries"
     static let columns = [
         "media_kind", "item_id", "title", "genre", "release_date", "artwork_url", "favorite", "watched", "note", "rating", "updated_at",

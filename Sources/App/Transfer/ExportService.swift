@@ -31,32 +31,20 @@ public struct ExportService: Sendable {
     }
 
     private func titles(_ profile: UUID) async throws -> [Backup.Title] {
-        /// A saved title's card columns with its snapshot and the day it was first saved.
-        struct Row: Decodable {
-            var entry: EntryRow
-            var snapshot: Data
-            var created_at: Date
-            private enum Keys: String, CodingKey { case snapshot, created_at }
-
-            init(from decoder: any Decoder) throws {
-                entry = try EntryRow(from: decoder)
-                let row = try decoder.container(keyedBy: Keys.self)
-                snapshot = try row.decode(Data.self, forKey: .snapshot)
-                created_at = try row.decode(Date.self, forKey: .created_at)
-            }
-        }
+        // A saved title's card columns with its snapshot and the day it was first saved.
         let rows = try await EntryRow.select(database.sql, adding: ["snapshot", "created_at"]).where("profile_id", .equal, SQLBind(profile))
-            .orderBy("created_at").orderBy("media_kind").orderBy("item_id").all(decoding: Row.self)
+            .orderBy("created_at").orderBy("media_kind").orderBy("item_id").all()
         let decoder = JSONDecoder()
-        return rows.map { row in
-            let entry = row.entry
+        return try rows.map { row in
+            let entry = try EntryRow(row: row)
+            let snapshot = try row.decode(column: "snapshot", as: Data.self)
             let kind = MediaKind(rawValue: entry.media_kind) ?? .movie
             return Backup.Title(
                 kind: kind, id: entry.item_id, title: entry.title, genre: entry.genre, releaseDate: entry.release_date,
                 artworkURL: entry.artwork_url, favorite: entry.favorite, watched: entry.watched, note: entry.note, rating: entry.rating,
-                addedAt: row.created_at, changedAt: entry.updated_at,
-                movie: kind == .movie ? try? decoder.decode(Movie.self, from: row.snapshot) : nil,
-                show: kind == .show ? try? decoder.decode(Show.self, from: row.snapshot) : nil)
+                addedAt: try row.decode(column: "created_at", as: Date.self), changedAt: entry.updated_at,
+                movie: kind == .movie ? try? decoder.decode(Movie.self, from: snapshot) : nil,
+                show: kind == .show ? try? decoder.decode(Show.self, from: snapshot) : nil)
         }
     }
 
