@@ -83,10 +83,14 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer)).add(middleware: idempotency)
         .add(middleware: FairShareMiddleware())
     let actions = LibraryActions(services)
+    // A film's or show's page is ~17 KiB: some 240 of them.
+    let titlePages = TitlePages(
+        pages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock), versions: services.library.versions,
+        offers: services.offers, renderer: renderer)
     MoviesController(
         catalog: services.catalog, library: services.library, actions: actions, offers: services.offers, titles: services.titles,
         clock: services.clock, renderer: renderer, sharedPages: RenderedPageCache(),
-        personalPages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock)
+        personalPages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock), titlePages: titlePages
     ).register(on: pages)
     LibraryController(
         library: services.library, sessions: services.sessions, actions: actions, offers: services.offers, renderer: renderer,
@@ -110,7 +114,8 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     PosterController(posters: services.posters).register(on: pages)
     ShowsController(
         shows: services.shows, library: services.library, sessions: services.sessions, offers: services.offers,
-        titles: services.titles, actions: actions, renderer: renderer
+        titles: services.titles, actions: actions, renderer: renderer, titlePages: titlePages,
+        listPages: PersonalPageCache(maxBytes: 2 * 1024 * 1024, clock: services.clock)
     ).register(on: pages)
     SearchController(
         search: services.search, library: services.library, clock: services.clock, offers: services.offers,

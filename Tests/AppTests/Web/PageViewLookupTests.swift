@@ -48,7 +48,8 @@ struct PageViewLookupTests {
     }()
 
     /// What every detail page holds besides its own fields.
-    static func expectSections(diary: TitleDiaryView, lists: TitleListsView, offers: TitleOffersView, chrome: Chrome) {
+    static func expectSections(diary: TitleDiaryView, lists: TitleListsView, chrome: Chrome) {
+        let offers = TitleOffersView(Self.offers)
         Check.expectLookupMatchesReflection(diary, fields: 9)
         for watch in diary.watches { Check.expectLookupMatchesReflection(watch, fields: 12) { watch.child(named: $0) } }
         Check.expectLookupMatchesReflection(lists, fields: 8)
@@ -72,16 +73,15 @@ struct PageViewLookupTests {
             for group in page.groups { Check.expectLookupMatchesReflection(group, fields: 2) }
         }
         let page = MovieDetailPage(
-            movie: Self.movie, source: .stale(savedOn: Self.now), saved: Self.saved(.movie, 5, "Dune"), personal: Self.personal, now: Self.now,
-            offers: Self.offers)
-        Check.expectLookupMatchesReflection(page, fields: 24)
+            movie: Self.movie, source: .stale(savedOn: Self.now), saved: Self.saved(.movie, 5, "Dune"), personal: Self.personal, now: Self.now)
+        Check.expectLookupMatchesReflection(page, fields: 23)
         #expect(page.previewURL != nil && page.price != nil && page.note != nil)
-        Self.expectSections(diary: page.titleDiary, lists: page.titleLists, offers: page.offers, chrome: page.chrome)
+        Self.expectSections(diary: page.titleDiary, lists: page.titleLists, chrome: page.chrome)
         let empty = MovieDetailPage(
-            movie: Movie(id: 6, title: "Bare"), source: .offlineCatalogue, saved: nil, personal: PersonalTitleState(), now: Self.now,
-            offers: .none)
-        Check.expectLookupMatchesReflection(empty, fields: 24)
-        Check.expectLookupMatchesReflection(empty.offers, fields: 3)
+            movie: Movie(id: 6, title: "Bare"), source: .offlineCatalogue, saved: nil, personal: PersonalTitleState(), now: Self.now)
+        Check.expectLookupMatchesReflection(empty, fields: 23)
+        Check.expectLookupMatchesReflection(TitleOffersView(.none), fields: 3)
+        Check.expectLookupMatchesReflection(TitleOffersSection(offers: TitleOffersView(Self.offers)), fields: 1)
         let note = NotePage(id: 5, title: "Dune", note: "Loved it", returnTo: "/library", error: "Too long.")
         Check.expectLookupMatchesReflection(note, fields: 8)
     }
@@ -123,12 +123,11 @@ struct PageViewLookupTests {
         Check.expectLookupMatchesReflection(favorites, fields: 10)
         #expect(favorites.previousURL != nil && favorites.nextURL != nil)
         let page = ShowDetailPage(
-            show: show, source: .stale(savedOn: Self.now), saved: Self.saved(.show, 9, "The Office"), personal: Self.personal, now: Self.now,
-            offers: Self.offers)
-        Check.expectLookupMatchesReflection(page, fields: 18)
+            show: show, source: .stale(savedOn: Self.now), saved: Self.saved(.show, 9, "The Office"), personal: Self.personal, now: Self.now)
+        Check.expectLookupMatchesReflection(page, fields: 17)
         #expect(page.summaryHTML != nil && page.imdbURL != nil && page.facts.count == 11)
         for fact in page.facts { Check.expectLookupMatchesReflection(fact, fields: 2) }
-        Self.expectSections(diary: page.titleDiary, lists: page.titleLists, offers: page.offers, chrome: page.chrome)
+        Self.expectSections(diary: page.titleDiary, lists: page.titleLists, chrome: page.chrome)
     }
 
     @Test("the search page, its messages, best match and recent searches answer each stored field as reflection would")

@@ -27,12 +27,11 @@ struct MovieDetailPage: Page {
     let ratingPicker: RatingPicker
     let titleDiary: TitleDiaryView
     let titleLists: TitleListsView
-    let offers: TitleOffersView
 
     let favoriteLabel: String
     let watchedLabel: String
 
-    init(movie: Movie, source: CatalogSource, saved: LibraryItem?, personal: PersonalTitleState, now: Date, offers: OfferService.TitleOffers) {
+    init(movie: Movie, source: CatalogSource, saved: LibraryItem?, personal: PersonalTitleState, now: Date) {
         chrome = Chrome(movie.title, tab: .movies, notice: Formats.sourceNotice(source), retryURL: Route.movie.link(movie.id))
         film = FilmFields(id: movie.id, title: movie.title, artworkURL: movie.artworkURL, saved: saved)
         year = movie.year.map(String.init)
@@ -57,7 +56,6 @@ struct MovieDetailPage: Page {
             actionURL: film.actionURL, returnTo: returnTo, anchor: film.anchor, title: movie.title, rating: saved?.rating)
         titleDiary = TitleDiaryView(kind: .movie, id: movie.id, title: movie.title, watches: personal.watches, now: now)
         titleLists = TitleListsView(kind: .movie, id: movie.id, title: movie.title, lists: personal.lists, holding: personal.holding)
-        self.offers = TitleOffersView(offers)
     }
 }
 
@@ -111,7 +109,6 @@ extension MovieDetailPage: MustacheParent {
         case "ratingPicker": ratingPicker
         case "titleDiary": titleDiary
         case "titleLists": titleLists
-        case "offers": offers
         case "favoriteLabel": favoriteLabel
         case "watchedLabel": watchedLabel
         default: nil

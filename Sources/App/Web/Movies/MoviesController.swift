@@ -13,6 +13,8 @@ struct MoviesController {
     let sharedPages: RenderedPageCache
     /// A person's Movies pages, while their `LibraryVersions` counter is unchanged.
     let personalPages: PersonalPageCache
+    /// Film pages (shared with the TV pages' shows).
+    let titlePages: TitlePages
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.home) { request, context in try await list(request, context, yearParameter: nil) }
@@ -70,13 +72,16 @@ struct MoviesController {
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let id = try Self.movieID(context)
-        let saved = try await library.item(profile: context.profileID, movieID: id)
-        switch await titles.movie(id, profile: context.profileID) {
+        let profile = context.profileID
+        switch await titles.movie(id, profile: profile) {
         case .found(let movie, let source):
-            let offers = await offers.forTitle(OfferContext(movie: movie), visitor: context.visitor)
-            let personal = try await actions.personalState(.movie, id, profile: context.profileID)
-            let page = MovieDetailPage(movie: movie, source: source, saved: saved, personal: personal, now: clock.now(), offers: offers)
-            return try renderer.response(page)
+            return try await titlePages.response(
+                "movie|\(id)|\(source.identity)", profile: profile, offers: OfferContext(movie: movie), visitor: context.visitor
+            ) { [library, actions, renderer, clock] in
+                async let saved = library.item(profile: profile, movieID: id)
+                let personal = try await actions.personalState(.movie, id, profile: profile)
+                return try renderer.html(MovieDetailPage(movie: movie, source: source, saved: try await saved, personal: personal, now: clock.now()))
+            }
         case .notFound:
             return try ErrorPages.notFound(
                 renderer, "We couldn’t find a film with the id \(id) on iTunes: it may have been removed. Search for it by name, or browse Movies.")

@@ -62,7 +62,6 @@ extension ShowDetailPage: MustacheParent {
         case "ratingPicker": ratingPicker
         case "titleDiary": titleDiary
         case "titleLists": titleLists
-        case "offers": offers
         default: nil
         }
     }

@@ -91,10 +91,9 @@ struct ShowDetailPage: Page {
     let ratingPicker: RatingPicker
     let titleDiary: TitleDiaryView
     let titleLists: TitleListsView
-    let offers: TitleOffersView
 
     /// `saved`: the person's entry for the show (a favorite, rated, or both), if any.
-    init(show: Show, source: CatalogSource, saved entry: LibraryItem?, personal: PersonalTitleState, now: Date, offers: OfferService.TitleOffers) {
+    init(show: Show, source: CatalogSource, saved entry: LibraryItem?, personal: PersonalTitleState, now: Date) {
         let saved = entry?.favorite == true
         chrome = Chrome(
             show.name, tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), retryURL: Route.show.link(show.id),
@@ -131,6 +130,5 @@ struct ShowDetailPage: Page {
             actionURL: actionURL, returnTo: returnTo, anchor: Route.cardAnchor(show: show.id), title: show.name, rating: entry?.rating)
         titleDiary = TitleDiaryView(kind: .show, id: show.id, title: show.name, watches: personal.watches, now: now)
         titleLists = TitleListsView(kind: .show, id: show.id, title: show.name, lists: personal.lists, holding: personal.holding)
-        self.offers = TitleOffersView(offers)
     }
 }

@@ -12,6 +12,11 @@ struct ShowsController {
     let titles: TitleLookup
     let actions: LibraryActions
     let renderer: PageRenderer
+    /// Show pages (shared with the Movies pages' films).
+    let titlePages: TitlePages
+    /// TV Shows' index and search pages and TV Favorites, per person (or for every visitor without
+    /// lists), while the person's `LibraryVersions` counter and the catalogue's answer are unchanged.
+    let listPages: PersonalPageCache
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.shows) { request, context in try await list(request, context) }
@@ -29,15 +34,8 @@ struct ShowsController {
                 return try ErrorPages.badRequest(renderer, "Search for at most \(Self.maxQueryLength) characters.", backURL: Route.showsPage(1))
             }
             let result = await shows.search(q)
-            let saved = try await savedIDs(context.profileID, result.shows)
-            let returnTo = Route.showSearch(result.query)
-            let cards = result.shows.map { renderer.card(ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo)) }
-            let page = ShowsPage(cards: cards, source: result.source, query: result.query, page: nil, isEnd: true)
-            return try await renderer.listingResponse(
-                page,
-                listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)", name: "tv-search"),
-                offers: offers,
-                visitor: context.visitor)
+            let view = Listed(shows: result.shows, source: result.source, query: result.query, page: nil, isEnd: true, name: "tv-search")
+            return try await listing(view, returnTo: Route.showSearch(result.query), context)
         }
         let pageText = query["page"].map(String.init) ?? "1"
         guard let page = Int(pageText), (1...ShowCatalog.maxPage).contains(page) else {
@@ -45,20 +43,8 @@ struct ShowsController {
                 renderer, "“\(pageText.prefix(20))” is not a page of the TV index (1 to \(ShowCatalog.maxPage)).", backURL: Route.showsPage(1))
         }
         let result = await shows.page(page)
-        let saved = try await savedIDs(context.profileID, result.shows)
-        let returnTo = Route.showsPage(page)
-        let cards = result.shows.map { renderer.card(ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo)) }
-        let view = ShowsPage(cards: cards, source: result.source, query: nil, page: page, isEnd: result.isEnd)
-        return try await renderer.listingResponse(
-            view,
-            listing: ListingContext(shows: result.shows, kind: .show, key: "\(returnTo)|\(result.source.identity)", name: "tv-shows-page-\(page)"),
-            offers: offers,
-            visitor: context.visitor)
-    }
-
-    private func savedIDs(_ profile: UUID?, _ shows: [Show]) async throws -> Set<Int> {
-        // A show's row may hold only a rating: TV Favorites are the rows marked favorite.
-        Set(try await library.states(profile: profile, movieIDs: shows.map(\.id), kind: .show).filter(\.value.favorite).keys)
+        let view = Listed(shows: result.shows, source: result.source, query: nil, page: page, isEnd: result.isEnd, name: "tv-shows-page-\(page)")
+        return try await listing(view, returnTo: Route.showsPage(page), context)
     }
 
     func favorites(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -66,24 +52,35 @@ struct ShowsController {
         do { page = try FormInput.pageNumber(request) } catch {
             return try ErrorPages.badRequest(renderer, error.message, backURL: Route.showFavorites.path)
         }
-        // The sponsored cards' ranking key: the page and its version, read before the query as My Lists does.
-        let rankingKey = context.profileID.map { "tv-favorites|\($0)|\(page)|\(library.versions.current($0))" }
-        let result = try await library.list(profile: context.profileID, list: .favorites, page: page, kind: .show)
-        let cards = result.items.map { renderer.card(ShowCardView(item: $0, returnTo: Route.showFavorites.path)) }
-        let listing = ListingContext(items: result.items, kind: .show, key: rankingKey, name: "tv-favorites")
-        return try await renderer.listingResponse(
-            ShowFavoritesPage(cards: cards, page: result), listing: listing, offers: offers, visitor: context.visitor)
+        // Kept like My Lists' pages: per person and page, while their lists are unchanged. The version is
+        // read before the query, so a write landing meanwhile is never hidden behind an older page.
+        let profile = context.profileID
+        let version = profile.map(library.versions.current) ?? 0
+        let owner = profile.map { "\($0)" } ?? "-"
+        let kept = try await listPages.page("favorites|\(owner)|\(page)", version: version) { [library, renderer] in
+            let result = try await library.list(profile: profile, list: .favorites, page: page, kind: .show)
+            let cards = result.items.map { renderer.card(ShowCardView(item: $0, returnTo: Route.showFavorites.path)) }
+            // The sponsored cards' ranking key: the person's page at this version.
+            let key = profile.map { "tv-favorites|\($0)|\(page)|\(version)" }
+            let listing = ListingContext(items: result.items, kind: .show, key: key, name: "tv-favorites")
+            return (try renderer.html(ShowFavoritesPage(cards: cards, page: result)), listing)
+        }
+        return await renderer.listingResponse(kept.parts, listing: kept.listing, offers: offers, visitor: context.visitor)
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let id = try showID(context)
-        let saved = try await library.item(profile: context.profileID, movieID: id, kind: .show)
-        switch await titles.show(id, profile: context.profileID) {
+        let profile = context.profileID
+        switch await titles.show(id, profile: profile) {
         case .found(let show, let source):
-            let offers = await offers.forTitle(OfferContext(show: show), visitor: context.visitor)
-            let personal = try await actions.personalState(.show, id, profile: context.profileID)
-            let page = ShowDetailPage(show: show, source: source, saved: saved, personal: personal, now: actions.diary.clock.now(), offers: offers)
-            return try renderer.response(page)
+            return try await titlePages.response(
+                "show|\(id)|\(source.identity)", profile: profile, offers: OfferContext(show: show), visitor: context.visitor
+            ) { [library, actions, renderer] in
+                async let saved = library.item(profile: profile, movieID: id, kind: .show)
+                let personal = try await actions.personalState(.show, id, profile: profile)
+                let now = actions.diary.clock.now()
+                return try renderer.html(ShowDetailPage(show: show, source: source, saved: try await saved, personal: personal, now: now))
+            }
         case .notFound:
             return try ErrorPages.notFound(renderer, "TVMaze has no show with the id \(id). Search TV Shows by name, or browse the index.")
         case .unavailable:
