@@ -31,6 +31,9 @@ public final class ShowCatalog: Sendable {
     let upstream: CachedUpstream
     let baseURL: String
     let offline: OfflineShows
+    /// Index pages and searches (`[Show]`) and shows (nil: TVMaze's `null`, not found) as decoded.
+    private let decodedLists = DecodedAnswers<[Show]>()
+    private let decodedShows = DecodedAnswers<Show?>()
 
     public init(upstream: CachedUpstream, baseURL: String, offline: OfflineShows) {
         self.upstream = upstream
@@ -47,7 +50,7 @@ public final class ShowCatalog: Sendable {
         guard let answer = fetched.answer else {
             return ShowPage(page: page, shows: page == 1 ? offline.shows : [], source: .offlineCatalogue, isEnd: true)
         }
-        let shows = (try? TVMazeDecoder.shows(from: answer.body.body)) ?? []
+        let shows = decodedLists.value("tvmaze:page:\(tvmazePage)", answer.body) { (try? TVMazeDecoder.shows(from: $0)) ?? [] }
         return ShowPage(page: page, shows: shows, source: answer.source, isEnd: shows.isEmpty)
     }
 
@@ -56,12 +59,13 @@ public final class ShowCatalog: Sendable {
         let fetched = await upstream.fetch(key: "tvmaze:show:\(id)", url: url, freshFor: Self.freshness, notFoundBody: Data("null".utf8)) {
             if $0 != Data("null".utf8) { _ = try TVMazeDecoder.show(from: $0) }
         }
+        let decode = { (body: CachedBody) in self.decodedShows.value("tvmaze:show:\(id)", body) { try? TVMazeDecoder.show(from: $0) } }
         switch fetched {
         case .fresh(let body):
-            guard let show = try? TVMazeDecoder.show(from: body.body) else { return .notFound }
+            guard let show = decode(body) else { return .notFound }
             return .found(show, .live(fetchedAt: body.fetchedAt))
         case .stale(let body, let error):
-            guard let show = try? TVMazeDecoder.show(from: body.body) else { return fallback(id, error) }
+            guard let show = decode(body) else { return fallback(id, error) }
             return .found(show, .stale(savedOn: body.fetchedAt))
         case .failed(let error):
             return fallback(id, error)
@@ -131,7 +135,8 @@ public final class ShowCatalog: Sendable {
     func find(_ query: String) async -> Result<ShowSearchResult, UpstreamError> {
         let normalized = query.trimmingCharacters(in: .whitespacesAndNewlines)
         let url = URL(string: "\(baseURL)/search/shows?q=\(PercentEncoding.query(normalized))")!
-        let fetched = await upstream.fetch(key: "tvmaze:search:\(normalized.lowercased())", url: url, freshFor: Self.freshness) {
+        let key = "tvmaze:search:\(normalized.lowercased())"
+        let fetched = await upstream.fetch(key: key, url: url, freshFor: Self.freshness) {
             _ = try TVMazeDecoder.search(from: $0)
         }
         guard let answer = fetched.answer else {
@@ -139,7 +144,9 @@ public final class ShowCatalog: Sendable {
             return .success(ShowSearchResult(query: normalized, shows: offline.search(normalized), source: .offlineCatalogue))
         }
         return .success(
-            ShowSearchResult(query: normalized, shows: (try? TVMazeDecoder.search(from: answer.body.body)) ?? [], source: answer.source))
+            ShowSearchResult(
+                query: normalized, shows: decodedLists.value(key, answer.body) { (try? TVMazeDecoder.search(from: $0)) ?? [] }, source: answer.source)
+        )
     }
 }
 
