@@ -32,7 +32,7 @@ public final class OfferService: Sendable {
         secrets = ShopSecrets(database: store.database, clock: clock)
     }
 
-    public struct TitleOffers: Sendable {
+    public struct TitleOffers: Sendable, Equatable {
         public let banner: PlacedOffer?
         public let shops: [PlacedOffer]
         static let none = TitleOffers(banner: nil, shops: [])

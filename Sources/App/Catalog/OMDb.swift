@@ -113,6 +113,8 @@ public final class OMDbClient: Sendable {
     let apiKey: String?
     let baseURL: String
     let budget: any CallBudget
+    /// Answers as decoded, for the search page that shows them on every view.
+    private let decoded = DecodedAnswers<OMDbDetails?>(maxBytes: 1024 * 1024)
     /// iTunes id → IMDb id, as stored; never changes once known, so read once per process.
     private let imdbIDs = Mutex<[Int: String]>([:])
 
@@ -173,16 +175,17 @@ public final class OMDbClient: Sendable {
         let fetched = await upstream.fetch(key: key, url: url, policy: policy) { body in
             if case .refused(let message) = try OMDbDecoder.decode(body) { throw UpstreamRefusal(message) }
         }
-        if let answer = fetched.answer { return (Self.status(answer.body, source: answer.source), answer.body) }
+        if let answer = fetched.answer { return (status(key, answer.body, source: answer.source), answer.body) }
         if case .failed(let error) = fetched, error != .quotaExhausted { return (.failed(error), nil) }
         return (.limitReached, nil)
     }
 
-    private static func status(_ body: CachedBody, source: CatalogSource) -> OMDbStatus {
-        switch try? OMDbDecoder.decode(body.body) {
-        case .found(let details): .found(details, source)
-        default: .notFound
+    private func status(_ key: String, _ body: CachedBody, source: CatalogSource) -> OMDbStatus {
+        let details = decoded.value(key, body) { data -> OMDbDetails? in
+            if case .found(let details) = try? OMDbDecoder.decode(data) { return details }
+            return nil
         }
+        return details.map { .found($0, source) } ?? .notFound
     }
 
     private func imdbKey(_ itunesID: Int) -> String { "omdb:imdb-id-of-itunes:\(itunesID)" }

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import SQLKit
 import Testing
 
 @testable import App
@@ -72,10 +73,10 @@ struct TitlePagesTests {
         }
     }
 
-    @Test("a kept film page still gets each view's offers: the fourth view within the hour shows the next offer")
+    @Test("a kept film page still gets each view's offers: the fourth view within the hour shows the next offer, an edited offer its new text")
     func offersPerView() async throws {
         try await TestApp.withOffers(.shop("Night Shop")) { app, shop in
-            _ = try await app.addOffer(advertiser: shop, headline: "Best Offer", weight: 9)
+            let best = try await app.addOffer(advertiser: shop, headline: "Best Offer", weight: 9)
             _ = try await app.addOffer(advertiser: shop, headline: "Next Offer", weight: 5)
             try await app.test { client in
                 let banner = { (page: String) in page.firstMatch(of: /class="offer-headline">([^<]+)</).map { String($0.1) } }
@@ -85,6 +86,11 @@ struct TitlePagesTests {
                 }
                 #expect(banner(try await client.get("/movies/1001", cookie: Visitors.cookie(1)).text) == "Next Offer")
                 #expect(banner(try await client.get("/movies/1001", cookie: Visitors.cookie(2)).text) == "Best Offer", "another visitor")
+                // The same offer edited in the console: its section is drawn anew, not reused.
+                try await app.services.database.sql.update("offers").set("headline", to: SQLBind("Best Offer, Now Cheaper"))
+                    .where("id", .equal, SQLBind(best)).run()
+                app.services.offers.store.invalidate()
+                #expect(banner(try await client.get("/movies/1001", cookie: Visitors.cookie(3)).text) == "Best Offer, Now Cheaper")
             }
         }
     }

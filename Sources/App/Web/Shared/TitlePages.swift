@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Mustache
+import Synchronization
 
 /// A film's and a show's page, rendered once per person, title and catalogue answer and reused
 /// while the person's `LibraryVersions` counter is unchanged (and for `PersonalPageCache.maxAge` at
@@ -15,6 +16,7 @@ struct TitlePages: Sendable {
     let versions: LibraryVersions
     let offers: OfferService
     let renderer: PageRenderer
+    let sections = OfferSections()
 
     /// `key` names the title and the catalogue answer its page is drawn from (`CatalogSource.identity`);
     /// `render` gives the page with `PageParts.sponsoredMarker` where the offers go (run on a miss only).
@@ -27,7 +29,26 @@ struct TitlePages: Sendable {
         let version = profile.map(versions.current) ?? 0
         let page = try await pages.page("\(owner)|\(key)", version: version, listing: key, render: render)
         let chosen = await offers.forTitle(context, visitor: visitor)
-        return page.parts.response(cards: [try renderer.html(TitleOffersSection(offers: TitleOffersView(chosen)))])
+        return page.parts.response(cards: [try sections.html(chosen, title: context.title, renderer: renderer)])
+    }
+}
+
+/// The offers section as rendered for a title and a choice of offers: the same few choices come
+/// back view after view (6 % of a cached show page's CPU was rendering them again). An entry is
+/// reused only for offers equal in every field, so an offer edited in the console is drawn anew.
+final class OfferSections: Sendable {
+    static let capacity = 1024
+    private let table = Mutex<[String: (offers: OfferService.TitleOffers, html: String)]>([:])
+
+    func html(_ offers: OfferService.TitleOffers, title: TitleRef, renderer: PageRenderer) throws -> String {
+        let key = "\(title)|\(offers.banner?.offer.id ?? 0)|" + offers.shops.map { String($0.offer.id) }.joined(separator: ",")
+        if let kept = table.withLock({ $0[key] }), kept.offers == offers { return kept.html }
+        let html = try renderer.html(TitleOffersSection(offers: TitleOffersView(offers)))
+        table.withLock { table in
+            if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
+            table[key] = (offers, html)
+        }
+        return html
     }
 }
 
