@@ -89,20 +89,20 @@ public struct AppServices: Sendable {
             upstream: omdbUpstream, store: store, apiKey: config.omdbAPIKey, baseURL: config.omdbBaseURL,
             budget: DailyCallCounter(database: database, api: "omdb", limit: OMDbClient.dailyLimit, clock: clock)
         )
+        library = LibraryService(database: database, clock: clock)
         search = SearchService(
             upstream: upstream, catalog: catalog, baseURL: config.itunesBaseURL, country: config.country, offline: offlineCatalog, shows: shows,
             omdb: omdb, lastSearches: LastSearchStore(database: database), history: SearchHistoryStore(database: database),
             connectivity: Connectivity(
                 http: http, probeURL: URL(string: config.itunesBaseURL)!, offlineMode: config.offline, breaker: itunesBreaker, clock: clock
             ),
-            clock: clock
+            clock: clock, versions: library.versions
         )
         let offerStore = OfferStore(database: database, clock: clock)
         let tracker = OfferTracker(database: database, clock: clock, logger: logger)
         offers = OfferService(store: offerStore, tracker: tracker, clock: clock, logger: logger, referringStore: config.referringStore)
         offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock, referringStore: config.referringStore)
         shopOrders = ShopOrders(database: database, clock: clock, secrets: offers.secrets, store: config.referringStore)
-        library = LibraryService(database: database, clock: clock)
         diary = DiaryService(database: database, clock: clock, versions: library.versions)
         customLists = CustomListService(database: database, clock: clock, versions: library.versions)
         statistics = StatisticsService(database: database, clock: clock, versions: library.versions)

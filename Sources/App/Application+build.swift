@@ -119,7 +119,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     ).register(on: pages)
     SearchController(
         search: services.search, library: services.library, clock: services.clock, offers: services.offers,
-        logger: services.logger, renderer: renderer
+        logger: services.logger, renderer: renderer, pages: PersonalPageCache(maxBytes: 2 * 1024 * 1024, clock: services.clock)
     ).register(on: pages)
     OffersController(offers: services.offers, catalog: services.catalog, shows: services.shows, renderer: renderer).register(on: pages)
     try OfflineController(

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
 
-/// A counter per profile, bumped after every committed change to its lists. Pages rendered from a
+/// A counter per profile, bumped after every committed change to its lists (and to its last and
+/// recent searches, which a kept search page shows). Pages rendered from a
 /// profile's lists remember the version they saw and are reused only while it is unchanged. A
 /// second counter moves only with the profile's watches (every change but a saved title's flags,
 /// rating or note that logs no watch): the statistics' figures read from the diary keep to it.

@@ -104,11 +104,15 @@ public final class SearchService: Sendable {
     /// iTunes' search answers as decoded (11 % of a search page's CPU was decoding them again).
     private let decoded = DecodedAnswers<[Movie]>()
     let clock: any AppClock
+    /// Moved by every write of a person's last search or recent searches, as by a change to their
+    /// lists: a search page kept for a person is reused only while nothing of theirs changed.
+    let versions: LibraryVersions
 
     init(
         upstream: CachedUpstream, catalog: MovieCatalog, baseURL: String, country: String, offline: OfflineCatalog, shows: ShowCatalog,
         omdb: OMDbClient,
-        lastSearches: LastSearchStore, history: SearchHistoryStore, connectivity: Connectivity, clock: any AppClock
+        lastSearches: LastSearchStore, history: SearchHistoryStore, connectivity: Connectivity, clock: any AppClock,
+        versions: LibraryVersions
     ) {
         self.upstream = upstream
         self.catalog = catalog
@@ -121,6 +125,7 @@ public final class SearchService: Sendable {
         self.history = history
         self.connectivity = connectivity
         self.clock = clock
+        self.versions = versions
     }
 
     func url(_ query: SearchQuery) -> URL {
@@ -189,6 +194,7 @@ public final class SearchService: Sendable {
             return
         }
         try await lastSearches.remember(profile: profile, search)
+        versions.bump(profile, watches: false)
     }
 
     /// A last search kept outside the database (a visitor without a profile keeps the query and its

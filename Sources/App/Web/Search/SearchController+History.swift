@@ -20,12 +20,12 @@ extension SearchController {
 
     /// Records the search and returns the recent searches after it. A failed write loses only this
     /// entry of the history; the search itself was answered.
-    func record(_ query: SearchQuery, profile: UUID, _ context: AppRequestContext) async -> [SearchHistoryEntry] {
+    func record(_ query: SearchQuery, profile: UUID, _ context: AppRequestContext) async -> (entries: [SearchHistoryEntry], recorded: Bool) {
         do {
-            return try await search.recordInHistory(query, profile: profile)
+            return (try await search.recordInHistory(query, profile: profile), true)
         } catch {
             logger.error("recording the search in the history failed", metadata: ["error": "\(error)"])
-            return await recent(context)
+            return (await recent(context), false)
         }
     }
 

@@ -11,6 +11,8 @@ struct SearchController {
     let offers: OfferService
     let logger: Logger
     let renderer: PageRenderer
+    /// Search pages per person (or for every visitor without a profile) and answer.
+    let pages: PersonalPageCache
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.search) { request, context in try await page(request, context) }
@@ -45,23 +47,72 @@ struct SearchController {
     private func results(
         _ result: SearchResult, of query: SearchQuery, _ context: AppRequestContext, done: String?, remember: Bool
     ) async throws -> Response {
-        let returnTo = Route.searchFor(result.query)
-        var messages: [SearchMessage] = []
         var cookie: Cookie?
         if remember, context.profileID == nil, let last = result.lastSearch(at: clock.now()) {
             // No profile yet: the query and its time are kept in a cookie, so a GET never creates rows.
             cookie = context.cookies.make(CookieJar.lastSearch, Self.cookieValue(last), maxAge: 30 * 86_400)
-        } else if result.isRememberable, remember, let profile = context.profileID {
+        }
+        // The page of this answer for this person, while nothing of theirs changed: their lists, last
+        // search and recent searches all move `versions` (read before anything is read or written, so
+        // a write landing meanwhile is never hidden behind an older page). A kept page also stands for
+        // its writes: the same search again within the hour writes nothing.
+        let profile = context.profileID
+        let version = profile.map(library.versions.current) ?? 0
+        let key = "\(profile.map { "\($0)" } ?? "-")|\(remember)|\(done ?? "")|\(Self.identity(result))"
+        let parts: PageParts
+        let listing: ListingContext
+        if let kept = pages.get(key, version: version) {
+            (parts, listing) = (kept.parts, kept.listing)
+        } else {
+            let made = try await render(result, of: query, context, done: done, remember: remember)
+            if made.complete {
+                let kept = pages.put(key, version: version, html: made.html, listing: made.listing)
+                (parts, listing) = (kept.parts, kept.listing)
+            } else {
+                (parts, listing) = (PageParts(made.html), made.listing)
+            }
+        }
+        var response = await renderer.listingResponse(parts, listing: listing, offers: offers, visitor: context.visitor)
+        if let cookie { response.setCookie(cookie) }
+        return response
+    }
+
+    /// What a search page is drawn from besides the person: the query as answered and where each
+    /// part of the answer came from (each source's identity names the cached answer it was read from).
+    static func identity(_ result: SearchResult) -> String {
+        let omdb =
+            switch result.omdb {
+            case .found(_, let source): "found:\(source.identity)"
+            case .notFound: "none"
+            case .limitReached: "limit"
+            case .failed: "failed"
+            case .disabled: "off"
+            case nil: "-"
+            }
+        return "\(result.source.identity)|\(result.showSource.identity)|\(omdb)|\(result.query)"
+    }
+
+    /// The page: the search kept as the person's last and recent one (when it is theirs to keep),
+    /// their state on each title. `complete`: nothing failed on the way, so the page may be kept.
+    private func render(
+        _ result: SearchResult, of query: SearchQuery, _ context: AppRequestContext, done: String?, remember: Bool
+    ) async throws -> (html: String, listing: ListingContext, complete: Bool) {
+        let returnTo = Route.searchFor(result.query)
+        var messages: [SearchMessage] = []
+        var complete = true
+        if result.isRememberable, remember, let profile = context.profileID {
             do {
                 try await search.remember(result, profile: profile)
             } catch {
                 logger.error("remembering the search failed", metadata: ["error": "\(error)"])
                 messages.append(SearchMessage(.error, "This search could not be saved as your last search; the previous one is kept."))
+                complete = false
             }
         }
         let history: [SearchHistoryEntry]
         if remember, let profile = context.profileID {
-            history = await record(query, profile: profile, context)
+            let recorded = await record(query, profile: profile, context)
+            (history, complete) = (recorded.entries, complete && recorded.recorded)
         } else {
             history = await recent(context)
         }
@@ -91,9 +142,7 @@ struct SearchController {
         let listing = ListingContext(
             movies: result.movies, shows: result.shows, kind: nil,
             key: "search|\(result.query)|\(result.source.identity)|\(result.showSource.identity)", name: "search")
-        var response = try await renderer.listingResponse(page, listing: listing, offers: offers, visitor: context.visitor)
-        if let cookie { response.setCookie(cookie) }
-        return response
+        return (try renderer.html(page), listing, complete)
     }
 
     /// `<unix seconds> <query>`, percent-encoded: a visitor's last search without a database row.
