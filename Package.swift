@@ -68,10 +68,14 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                "PSZlib",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             resources: [.copy("Resources")]
         ),
+        // The system zlib (zlib1g-dev), for what CompressNIO does not offer: raw deflate segments
+        // flushed at chosen points and CRC-32 combining (`SplicedGzip`).
+        .systemLibrary(name: "PSZlib", path: "Sources/PSZlib"),
         .testTarget(
             name: "AppTests",
             dependencies: [

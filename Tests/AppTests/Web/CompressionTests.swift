@@ -50,9 +50,15 @@ struct CompressionTests {
         try await TestApp.with { app in
             try await app.test { client in
                 let plain = try await client.get("/movies?year=2026")
-                let packed = try await client.execute(uri: "/movies?year=2026", method: .get, headers: [.acceptEncoding: "gzip"])
-                #expect(packed.headers[.contentEncoding] == "gzip")
-                #expect(packed.body.readableBytes < plain.body.readableBytes / 4)
+                let returning = try await client.execute(
+                    uri: "/movies?year=2026", method: .get, headers: [.acceptEncoding: "gzip", .cookie: TestApp.csrfCookie])
+                #expect(returning.headers[.contentEncoding] == "gzip")
+                #expect(returning.body.readableBytes < plain.body.readableBytes / 4)
+                // A first visit's answer is spliced from pieces compressed once (`SplicedGzip`): each form
+                // token costs a few bytes more on the wire than compressing the whole page would.
+                let first = try await client.execute(uri: "/movies?year=2026", method: .get, headers: [.acceptEncoding: "gzip"])
+                #expect(first.headers[.contentEncoding] == "gzip")
+                #expect(first.body.readableBytes < plain.body.readableBytes / 3)
             }
         }
     }

@@ -12,6 +12,18 @@ import Synchronization
 final class CompressedAnswers: Sendable {
     static let maxAnswers = 4
     private let answers = Mutex<[String: ByteBuffer]>([:])
+    /// The page's pieces compressed once, for answers never kept (`SplicedGzip`); made on first use.
+    private let splicing = Mutex<(made: Bool, spliced: SplicedGzip?)>((false, nil))
+
+    /// The answer for a browser whose token is made for this answer alone, spliced from the pieces
+    /// compressed once; nil when the page cannot be spliced.
+    func splicedAnswer(_ parts: PageParts, csrf: String, cards: [String]) -> ByteBuffer? {
+        let spliced = splicing.withLock { state in
+            if !state.made { state = (true, SplicedGzip(pieces: parts.pieces, holes: parts.holes)) }
+            return state.spliced
+        }
+        return spliced?.answer(token: csrf, cards: cards)
+    }
 
     func answer(csrf: String, cards: [String], make: () throws -> ByteBuffer) rethrows -> ByteBuffer {
         // "\u{0}" is never in a token or a card (the renderer escapes text; there is no NUL in markup).

@@ -106,6 +106,9 @@ struct PageParts: Sendable {
                 let key = holes.contains(.csrf) ? token : ""
                 return (try compressed.answer(csrf: key, cards: cards) { try gzip(csrf: token, cards: cards) }, true)
             }
+            if let compressed, let spliced = compressed.splicedAnswer(self, csrf: token, cards: cards) {
+                return (spliced, true)
+            }
             return (try gzip(csrf: token, cards: cards), true)
         } catch {
             return (filled(csrf: token, cards: cards), false)  // zlib out of memory: the page uncompressed
