@@ -94,4 +94,23 @@ struct TitlePagesTests {
             }
         }
     }
+
+    @Test("a sponsored card is drawn once per placed offer, and an edited offer's card shows its new text on the next view")
+    func sponsoredCardsFollowEdits() async throws {
+        try await TestApp.withOffers(.shop("Night Shop")) { app, shop in
+            let offer = try await app.addOffer(advertiser: shop, headline: "Popcorn Tin", weight: 9)
+            try await app.test { client in
+                // The headline of the sponsored card of Night Shop's offer.
+                let card = { (page: String) in
+                    page.firstMatch(of: /<h3 class="card-title">([^<]+)<\/h3>\n  <\/a>\n  <p class="card-meta">Night Shop/).map { String($0.1) }
+                }
+                #expect(card(try await client.get("/movies?year=2026", cookie: Visitors.cookie(1)).text) == "Popcorn Tin")
+                #expect(card(try await client.get("/movies?year=2026", cookie: Visitors.cookie(2)).text) == "Popcorn Tin")
+                try await app.services.database.sql.update("offers").set("headline", to: SQLBind("Popcorn Tin, Bigger"))
+                    .where("id", .equal, SQLBind(offer)).run()
+                app.services.offers.store.invalidate()
+                #expect(card(try await client.get("/movies?year=2026", cookie: Visitors.cookie(3)).text) == "Popcorn Tin, Bigger")
+            }
+        }
+    }
 }

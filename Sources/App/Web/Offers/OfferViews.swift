@@ -113,7 +113,7 @@ extension PageRenderer {
     func listingResponse(_ parts: PageParts, listing: ListingContext, offers: OfferService, visitor: String) async -> Response {
         let slots = parts.sponsoredSlots
         let chosen = slots > 0 ? await offers.forListing(listing, slots: slots, visitor: visitor) : []
-        return parts.response(cards: chosen.compactMap { try? html(OfferCardView($0)) })
+        return parts.response(cards: chosen.compactMap { try? sponsoredCards.html($0, renderer: self) })
     }
 
     func listingResponse(_ page: some Page, listing: ListingContext, offers: OfferService, visitor: String) async throws -> Response {

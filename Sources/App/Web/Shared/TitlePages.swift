@@ -52,6 +52,25 @@ final class OfferSections: Sendable {
     }
 }
 
+/// Sponsored cards as rendered for a placed offer: the same few offers fill the slots of every
+/// listing view (17 on the 200-film Movies page), rendered again each time before. An entry is
+/// reused only for a placed offer equal in every field, so an offer edited in the console is drawn anew.
+final class SponsoredCards: Sendable {
+    static let capacity = 1024
+    private let table = Mutex<[String: (offer: PlacedOffer, html: String)]>([:])
+
+    func html(_ offer: PlacedOffer, renderer: PageRenderer) throws -> String {
+        let key = "\(offer.offer.id)|\(offer.placement)|\(offer.listing ?? "")|\(offer.title.map { "\($0)" } ?? "")"
+        if let kept = table.withLock({ $0[key] }), kept.offer == offer { return kept.html }
+        let html = try renderer.html(OfferCardView(offer))
+        table.withLock { table in
+            if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
+            table[key] = (offer, html)
+        }
+        return html
+    }
+}
+
 /// The detail pages' offers on their own (`offers/title_offers`), for the hole their page leaves.
 struct TitleOffersSection: Page, MustacheParent {
     static let template = "offers/title_offers"
