@@ -30,6 +30,13 @@ public final class LibraryVersions: Sendable {
         versions.withLock { $0[profile]?.all ?? 0 } &+ epoch.load(ordering: .relaxed)
     }
 
+    /// What a page kept for `profile` is keyed and checked by: the owner as text ("-" for every
+    /// visitor without a profile, who all see the same page) and the version it is kept at.
+    func owner(_ profile: UUID?) -> (key: String, version: UInt64) {
+        guard let profile else { return ("-", 0) }
+        return ("\(profile)", current(profile))
+    }
+
     func watches(_ profile: UUID) -> UInt64 {
         versions.withLock { $0[profile]?.watches ?? 0 } &+ epoch.load(ordering: .relaxed)
     }

@@ -57,8 +57,8 @@ struct SearchController {
         // a write landing meanwhile is never hidden behind an older page). A kept page also stands for
         // its writes: the same search again within the hour writes nothing.
         let profile = context.profileID
-        let version = profile.map(library.versions.current) ?? 0
-        let key = "\(profile.map { "\($0)" } ?? "-")|\(remember)|\(done ?? "")|\(Self.identity(result))"
+        let (owner, version) = library.versions.owner(profile)
+        let key = "\(owner)|\(remember)|\(done ?? "")|\(Self.identity(result))"
         let parts: PageParts
         let listing: ListingContext
         if let kept = pages.get(key, version: version) {

@@ -12,8 +12,8 @@ protocol Page {
 struct PageRenderer: Sendable {
     let library: MustacheLibrary
     let cards = CardFragments()
-    /// Sponsored cards drawn for placed offers (`SponsoredCards`).
-    let sponsoredCards = SponsoredCards()
+    /// Sponsored cards drawn for placed offers.
+    let sponsoredCards = DrawnOnce<PlacedOffer>()
 
     static func load() async throws -> PageRenderer {
         guard let directory = Bundle.module.url(forResource: "templates", withExtension: nil, subdirectory: "Resources") else {

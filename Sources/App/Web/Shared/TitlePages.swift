@@ -16,7 +16,7 @@ struct TitlePages: Sendable {
     let versions: LibraryVersions
     let offers: OfferService
     let renderer: PageRenderer
-    let sections = OfferSections()
+    let sections = DrawnOnce<OfferService.TitleOffers>()
 
     /// `key` names the title and the catalogue answer its page is drawn from (`CatalogSource.identity`);
     /// `render` gives the page with `PageParts.sponsoredMarker` where the offers go (run on a miss only).
@@ -25,49 +25,45 @@ struct TitlePages: Sendable {
         render: @escaping @Sendable () async throws -> String
     ) async throws -> Response {
         // A visitor without lists sees what every such visitor sees: one page for all of them.
-        let owner = profile.map { "\($0)" } ?? "-"
-        let version = profile.map(versions.current) ?? 0
-        let page = try await pages.page("\(owner)|\(key)", version: version, listing: key, render: render)
+        let owner = versions.owner(profile)
+        let page = try await pages.page("\(owner.key)|\(key)", version: owner.version, listing: key, render: render)
         let chosen = await offers.forTitle(context, visitor: visitor)
         return page.parts.response(cards: [try sections.html(chosen, title: context.title, renderer: renderer)])
     }
 }
 
-/// The offers section as rendered for a title and a choice of offers: the same few choices come
-/// back view after view (6 % of a cached show page's CPU was rendering them again). An entry is
-/// reused only for offers equal in every field, so an offer edited in the console is drawn anew.
-final class OfferSections: Sendable {
-    static let capacity = 1024
-    private let table = Mutex<[String: (offers: OfferService.TitleOffers, html: String)]>([:])
+/// HTML drawn for a value the same few of which come back view after view, kept under a short key
+/// and reused only for a value equal in every field, so an offer edited in the console is drawn
+/// anew. A title's offers section (6 % of a cached show page's CPU was drawing it again) and a
+/// listing's sponsored cards (17 on the 200-film Movies page) are kept this way.
+final class DrawnOnce<Value: Equatable & Sendable>: Sendable {
+    static var capacity: Int { 1024 }
+    private let table = Mutex<[String: (value: Value, html: String)]>([:])
 
-    func html(_ offers: OfferService.TitleOffers, title: TitleRef, renderer: PageRenderer) throws -> String {
-        let key = "\(title)|\(offers.banner?.offer.id ?? 0)|" + offers.shops.map { String($0.offer.id) }.joined(separator: ",")
-        if let kept = table.withLock({ $0[key] }), kept.offers == offers { return kept.html }
-        let html = try renderer.html(TitleOffersSection(offers: TitleOffersView(offers)))
+    func html(_ value: Value, key: String, draw: () throws -> String) rethrows -> String {
+        if let kept = table.withLock({ $0[key] }), kept.value == value { return kept.html }
+        let html = try draw()
         table.withLock { table in
             if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
-            table[key] = (offers, html)
+            table[key] = (value, html)
         }
         return html
     }
 }
 
-/// Sponsored cards as rendered for a placed offer: the same few offers fill the slots of every
-/// listing view (17 on the 200-film Movies page), rendered again each time before. An entry is
-/// reused only for a placed offer equal in every field, so an offer edited in the console is drawn anew.
-final class SponsoredCards: Sendable {
-    static let capacity = 1024
-    private let table = Mutex<[String: (offer: PlacedOffer, html: String)]>([:])
+extension DrawnOnce where Value == OfferService.TitleOffers {
+    /// A title's offers section (`offers/title_offers`).
+    func html(_ offers: Value, title: TitleRef, renderer: PageRenderer) throws -> String {
+        let key = "\(title)|\(offers.banner?.offer.id ?? 0)|" + offers.shops.map { String($0.offer.id) }.joined(separator: ",")
+        return try html(offers, key: key) { try renderer.html(TitleOffersSection(offers: TitleOffersView(offers))) }
+    }
+}
 
-    func html(_ offer: PlacedOffer, renderer: PageRenderer) throws -> String {
+extension DrawnOnce where Value == PlacedOffer {
+    /// A listing's sponsored card (`offers/sponsored_card`).
+    func html(_ offer: Value, renderer: PageRenderer) throws -> String {
         let key = "\(offer.offer.id)|\(offer.placement)|\(offer.listing ?? "")|\(offer.title.map { "\($0)" } ?? "")"
-        if let kept = table.withLock({ $0[key] }), kept.offer == offer { return kept.html }
-        let html = try renderer.html(OfferCardView(offer))
-        table.withLock { table in
-            if table.count >= Self.capacity { table.removeAll(keepingCapacity: true) }
-            table[key] = (offer, html)
-        }
-        return html
+        return try html(offer, key: key) { try renderer.html(OfferCardView(offer)) }
     }
 }
 

@@ -18,9 +18,8 @@ extension ShowsController {
     func listing(_ view: Listed, returnTo: String, _ context: AppRequestContext) async throws -> Response {
         let key = "\(returnTo)|\(view.source.identity)"
         let profile = context.profileID
-        let owner = profile.map { "\($0)" } ?? "-"
-        let version = profile.map(library.versions.current) ?? 0
-        let kept = try await listPages.page("\(owner)|\(key)", version: version) { [library, renderer] in
+        let owner = library.versions.owner(profile)
+        let kept = try await listPages.page("\(owner.key)|\(key)", version: owner.version) { [library, renderer] in
             // A show's row may hold only a rating: TV Favorites are the rows marked favorite.
             let states = try await library.states(profile: profile, movieIDs: view.shows.map(\.id), kind: .show)
             let saved = Set(states.filter(\.value.favorite).keys)

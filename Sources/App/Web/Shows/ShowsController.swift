@@ -55,8 +55,7 @@ struct ShowsController {
         // Kept like My Lists' pages: per person and page, while their lists are unchanged. The version is
         // read before the query, so a write landing meanwhile is never hidden behind an older page.
         let profile = context.profileID
-        let version = profile.map(library.versions.current) ?? 0
-        let owner = profile.map { "\($0)" } ?? "-"
+        let (owner, version) = library.versions.owner(profile)
         let kept = try await listPages.page("favorites|\(owner)|\(page)", version: version) { [library, renderer] in
             let result = try await library.list(profile: profile, list: .favorites, page: page, kind: .show)
             let cards = result.items.map { renderer.card(ShowCardView(item: $0, returnTo: Route.showFavorites.path)) }
