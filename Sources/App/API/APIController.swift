@@ -29,6 +29,7 @@ struct APIController: APIProtocol {
         let api = router.group().add(middleware: APIProblemMiddleware(logger: logger))
         let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false))
             .add(middleware: idempotency).add(middleware: FairShareMiddleware())
+            .add(middleware: KeptLibraryAnswersMiddleware(kept: KeptLibraryAnswers(clock: clock), versions: library.versions))
         let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true))
             .add(middleware: idempotency).add(middleware: FairShareMiddleware())
         members.on(APIRoute.document) { _, _ in

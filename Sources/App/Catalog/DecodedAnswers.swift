@@ -13,28 +13,20 @@ final class DecodedAnswers<Value: Sendable>: Sendable {
         let value: Value
     }
 
-    let maxBytes: Int
-    private let table = Mutex<(entries: [String: Entry], bytes: Int)>(([:], 0))
+    private let table: Mutex<ByteBoundedTable<Entry>>
 
     init(maxBytes: Int = 4 * 1024 * 1024) {
-        self.maxBytes = maxBytes
+        table = Mutex(ByteBoundedTable(maxBytes: maxBytes))
     }
 
     /// The value decoded from `body` under `key`: kept, or decoded now and kept.
     func value(_ key: String, _ body: CachedBody, decode: (Data) throws -> Value) rethrows -> Value {
-        if let hit = table.withLock({ $0.entries[key] }), hit.fetchedAt == body.fetchedAt, hit.bytes == body.body.count {
+        if let hit = table.withLock({ $0[key] }), hit.fetchedAt == body.fetchedAt, hit.bytes == body.body.count {
             return hit.value
         }
         let value = try decode(body.body)
         let entry = Entry(fetchedAt: body.fetchedAt, bytes: body.body.count, value: value)
-        table.withLock { table in
-            if table.bytes + entry.bytes > maxBytes {
-                table.entries.removeAll(keepingCapacity: true)
-                table.bytes = 0
-            }
-            table.bytes += entry.bytes - (table.entries[key]?.bytes ?? 0)
-            table.entries[key] = entry
-        }
+        table.withLock { $0.put(key, entry, bytes: entry.bytes) }
         return value
     }
 }

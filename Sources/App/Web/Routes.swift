@@ -178,6 +178,8 @@ enum APIRoute: String, SiteRoute {
     /// Any other address under `/api`: a problem+json 404 (registered for every method).
     case unknown = "GET /api/**"
 
+    /// A person's lists as JSON (`listLibrary` in `openapi.yaml`).
+    static let library = "/api/v1/library"
     /// Where a shop reports its orders (`reportShopOrder` in `openapi.yaml`), for the console.
     static func shopOrders(_ shop: Int) -> String { "/api/v1/shops/\(shop)/orders" }
 }

@@ -13,7 +13,6 @@ final class PersonalPageCache: Sendable {
         let version: UInt64
         let storedAt: Date
         let page: Page
-        let size: Int
     }
 
     /// A rendered page and the listing its sponsored slots are filled for.
@@ -28,24 +27,25 @@ final class PersonalPageCache: Sendable {
     let maxAge: TimeInterval
     let clock: any AppClock
     let rendering = SingleFlight<String, Page, any Error>()
-    private let state = Mutex<(entries: [String: Entry], bytes: Int)>(([:], 0))
+    private let state: Mutex<ByteBoundedTable<Entry>>
 
     init(maxBytes: Int = 8 * 1024 * 1024, maxAge: TimeInterval = 2, clock: any AppClock) {
         self.maxBytes = maxBytes
+        state = Mutex(ByteBoundedTable(maxBytes: maxBytes))
         self.maxAge = maxAge
         self.clock = clock
     }
 
     /// A page stored with its `owner`, while that owner's counter in `versions` is unchanged.
     func get(_ key: String, versions: LibraryVersions) -> Page? {
-        guard let owner = state.withLock({ $0.entries[key]?.owner }) else { return nil }
+        guard let owner = state.withLock({ $0[key]?.owner }) else { return nil }
         return get(key, version: versions.current(owner))
     }
 
     func get(_ key: String, version: UInt64) -> Page? {
         let now = clock.now()
         return state.withLock { state in
-            guard let entry = state.entries[key], entry.version == version, now.timeIntervalSince(entry.storedAt) < maxAge else {
+            guard let entry = state[key], entry.version == version, now.timeIntervalSince(entry.storedAt) < maxAge else {
                 return nil
             }
             return entry.page
@@ -85,15 +85,8 @@ final class PersonalPageCache: Sendable {
         let validator = etag ? "\"" + Hex.string(SHA256.hash(data: Data(html.utf8)).prefix(16)) + "\"" : nil
         let page = Page(parts: PageParts(html, cached: true), listing: listing, etag: validator)
         let size = html.utf8.count
-        let entry = Entry(owner: owner, version: version, storedAt: clock.now(), page: page, size: size)
-        state.withLock { state in
-            if state.bytes + size > maxBytes {
-                state.entries.removeAll(keepingCapacity: true)
-                state.bytes = 0
-            }
-            state.bytes += size - (state.entries[key]?.size ?? 0)
-            state.entries[key] = entry
-        }
+        let entry = Entry(owner: owner, version: version, storedAt: clock.now(), page: page)
+        state.withLock { $0.put(key, entry, bytes: size) }
         return page
     }
 }
