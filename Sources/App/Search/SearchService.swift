@@ -22,18 +22,32 @@ public struct SearchQuery: Sendable, Equatable {
     }
 
     public init(_ raw: String) throws(Invalid) {
-        // Control characters and bidirectional overrides (which could flip the text around a quoted
-        // query) are dropped; joiners used by emoji sequences are kept.
+        let text = Self.isPrintableASCII(raw) ? Self.cleanedASCII(raw) : Self.cleaned(raw)
+        guard !text.isEmpty else { throw .empty }
+        guard text.count <= Self.maxLength else { throw .tooLong(text.count) }
+        self.text = text
+    }
+
+    /// Control characters and bidirectional overrides (which could flip the text around a quoted
+    /// query) are dropped, joiners used by emoji sequences kept, and whitespace runs made one space.
+    static func cleaned(_ raw: String) -> String {
         let cleaned = raw.precomposedStringWithCanonicalMapping.unicodeScalars
             .filter { scalar in
                 if scalar == "\n" || scalar == "\t" { return true }
                 return scalar.properties.generalCategory != .control && !Self.bidiControls.contains(scalar.value)
             }
-        let text = String(String.UnicodeScalarView(cleaned))
-            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard !text.isEmpty else { throw .empty }
-        guard text.count <= Self.maxLength else { throw .tooLong(text.count) }
-        self.text = text
+        return String(String.UnicodeScalarView(cleaned)).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Printable ASCII (most searches): already composed, without controls, its only whitespace the
+    /// space. `cleaned`'s Unicode normalization was 3.8 % of a kept search page's CPU.
+    static func isPrintableASCII(_ raw: String) -> Bool {
+        raw.utf8.allSatisfy { (0x20...0x7E).contains($0) }
+    }
+
+    /// `cleaned` for printable ASCII: the words, one space between them.
+    static func cleanedASCII(_ raw: String) -> String {
+        raw.utf8.split(separator: UInt8(ascii: " ")).map { String(Substring($0)) }.joined(separator: " ")
     }
 
     static let bidiControls: Set<UInt32> = [0x200E, 0x200F, 0x061C, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069]

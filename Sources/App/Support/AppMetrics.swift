@@ -69,8 +69,24 @@ public final class AppMetrics: Sendable {
 
     /// What a cached upstream lookup came to (`UpstreamLookup`), per upstream host.
     func recordLookup(host: String, _ lookup: UpstreamLookup) {
-        counter("upstream_lookups_total", [("host", host), ("result", lookup.rawValue)]).increment()
+        let key = LookupSeries(host: host, result: lookup)
+        // As for requests: the registry's lock once per series (it was 2.9 % of a kept search page's CPU).
+        let series =
+            lookupSeries.withLock { $0[key] }
+            ?? {
+                let made = counter("upstream_lookups_total", [("host", host), ("result", lookup.rawValue)])
+                lookupSeries.withLock { $0[key] = made }
+                return made
+            }()
+        series.increment()
     }
+
+    private struct LookupSeries: Hashable {
+        let host: String
+        let result: UpstreamLookup
+    }
+
+    private let lookupSeries = Mutex<[LookupSeries: CoreMetrics.Counter]>([:])
 
     /// A call our own limits kept from going out: `throttle` (the host's rate), `budget` (a daily
     /// allowance), `share` (one client's fair share), `breaker` (the host failed moments ago), `offline`.

@@ -106,6 +106,20 @@ struct SearchTests {
         #expect(throws: SearchQuery.Invalid.empty) { try SearchQuery("\u{202E}\u{0007} ") }
     }
 
+    @Test("a printable-ASCII query is cleaned as any other: the same words, one space between them")
+    func asciiQueriesCleanedTheSame() throws {
+        var random = SplitMix(seed: 23)
+        let pieces = [" ", "  ", "a", "Z", "9", "-", "'", "&", "~", "spider", "Man", ":"]
+        for _ in 0..<5_000 {
+            let raw = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            #expect(SearchQuery.isPrintableASCII(raw))
+            #expect(SearchQuery.cleanedASCII(raw) == SearchQuery.cleaned(raw), "\(raw.debugDescription)")
+        }
+        #expect(try SearchQuery("  Mid   sommar ").text == "Mid sommar")
+        #expect(!SearchQuery.isPrintableASCII("Midsommar\t") && !SearchQuery.isPrintableASCII("Amélie"))
+        #expect(throws: SearchQuery.Invalid.empty) { try SearchQuery("    ") }
+    }
+
     @Test("the closest title is the best match; other films and TV-episode results follow or are dropped")
     func ranking() async throws {
         try await TestApp.with { app in

@@ -107,11 +107,6 @@ enum FormInput {
     }
 
     /// The search fields' parameters.
-    struct SearchParameters: Decodable {
-        var q: String?
-        var done: String?
-    }
-
     static let madeAtHeader = HTTPField.Name("Change-Made-At")!
 
     /// When a change sent later was made (`Change-Made-At`, ISO 8601: app.js sends it with a change

@@ -20,9 +20,9 @@ struct SearchController {
     }
 
     func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let parameters = try FormInput.decodeQuery(FormInput.SearchParameters.self, request)
-        let done = parameters.done
-        guard let raw = parameters.q else {
+        let parameters = try FormInput.queryFields(request)
+        let done = parameters["done"]
+        guard let raw = parameters["q"] else {
             return try await remembered(request, context, done: done)
         }
         let query: SearchQuery

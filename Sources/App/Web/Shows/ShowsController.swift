@@ -29,7 +29,7 @@ struct ShowsController {
 
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
-        if let q = try FormInput.decodeQuery(FormInput.SearchParameters.self, request).q, !q.trimmingCharacters(in: .whitespaces).isEmpty {
+        if let q = try FormInput.queryFields(request)["q"], !q.trimmingCharacters(in: .whitespaces).isEmpty {
             guard q.count <= Self.maxQueryLength else {
                 return try ErrorPages.badRequest(renderer, "Search for at most \(Self.maxQueryLength) characters.", backURL: Route.showsPage(1))
             }
