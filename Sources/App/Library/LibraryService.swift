@@ -87,7 +87,7 @@ public final class LibraryService: Sendable {
         // Only marking Watched can log a watch here.
         defer { versions.bump(profile, watches: logsWatch && change.watched == true) }
         do {
-            return try await database.write(serializedBy: profile.uuidString) { db in
+            return try await database.write(serializedBy: "\(title.kind.rawValue)|\(title.itemID)", within: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase
                 let existing = try await EntryRow.find(sql, profile: profile, kind: title.kind, itemID: title.itemID)
                 // A change made now is the newest whatever its place in the queue (two made at once
@@ -138,7 +138,7 @@ public final class LibraryService: Sendable {
         let explicit = madeAt != nil
         let madeAt = min(madeAt ?? clock.now(), clock.now())
         do {
-            return try await database.write(serializedBy: profile.uuidString) { db in
+            return try await database.write(serializedBy: "\(kind.rawValue)|\(movieID)", within: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase
                 guard let row = try await EntryRow.find(sql, profile: profile, kind: kind, itemID: String(movieID)) else { return false }
                 if explicit, row.updated_at > madeAt { throw Superseded(kept: row.updated_at) }
