@@ -3,15 +3,13 @@
 struct ByteBoundedTable<Value> {
     let maxBytes: Int
     private var entries: [String: (value: Value, bytes: Int)] = [:]
-    private(set) var bytes = 0
+    private var bytes = 0
 
     init(maxBytes: Int) {
         self.maxBytes = maxBytes
     }
 
     subscript(key: String) -> Value? { entries[key]?.value }
-
-    var count: Int { entries.count }
 
     mutating func put(_ key: String, _ value: Value, bytes size: Int) {
         if bytes + size > maxBytes {

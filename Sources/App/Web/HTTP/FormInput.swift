@@ -106,7 +106,6 @@ enum FormInput {
         return (plus ? String(text.replacing("+", with: " ")) : String(text)).removingPercentEncoding
     }
 
-    /// The search fields' parameters.
     static let madeAtHeader = HTTPField.Name("Change-Made-At")!
 
     /// When a change sent later was made (`Change-Made-At`, ISO 8601: app.js sends it with a change

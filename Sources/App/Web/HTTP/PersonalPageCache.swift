@@ -23,14 +23,12 @@ final class PersonalPageCache: Sendable {
         let etag: String?
     }
 
-    let maxBytes: Int
     let maxAge: TimeInterval
     let clock: any AppClock
     let rendering = SingleFlight<String, Page, any Error>()
     private let state: Mutex<ByteBoundedTable<Entry>>
 
     init(maxBytes: Int = 8 * 1024 * 1024, maxAge: TimeInterval = 2, clock: any AppClock) {
-        self.maxBytes = maxBytes
         state = Mutex(ByteBoundedTable(maxBytes: maxBytes))
         self.maxAge = maxAge
         self.clock = clock
