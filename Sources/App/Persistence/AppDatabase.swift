@@ -22,8 +22,8 @@ public final class AppDatabase: Sendable {
     /// `migrations`, and for tests any that come after them.
     let allMigrations: [any Migration]
     /// SQLite's writers, one at a time, committed in groups (see `write`) on SQLite's one writer
-    /// connection: its own pool on one event loop, so a writer never waits behind readers for a connection.
-    private let groupCommit: GroupCommit
+    /// connection (nil on PostgreSQL).
+    private let groupCommit: GroupCommit?
     /// Write transactions waiting or running now (`db_write_transactions` in the metrics).
     let writesInFlight = Atomic<Int>(0)
     /// Each connection's `application_name` on PostgreSQL: this process's connections in
@@ -71,7 +71,7 @@ public final class AppDatabase: Sendable {
 
     private init(
         databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool, migrations: [any Migration],
-        listenConfiguration: PostgresConnection.Configuration? = nil, schema: String? = nil
+        listenConfiguration: PostgresConnection.Configuration? = nil, schema: String? = nil, sqlitePath: String? = nil
     ) {
         self.schema = schema ?? ""
         self.listenConfiguration = listenConfiguration
@@ -88,8 +88,7 @@ public final class AppDatabase: Sendable {
         self.eventLoopGroup = eventLoopGroup
         self.isPostgres = isPostgres
         allMigrations = migrations
-        let writerLoop = eventLoopGroup.next()
-        groupCommit = GroupCommit(logger: logger) { databases.database(.sqliteWriter, logger: logger, on: writerLoop)! }
+        groupCommit = sqlitePath.map { GroupCommit(path: $0, logger: logger) }
     }
 
     /// A database handle on the event loops in turn. Not `any()`: from code running on an event
@@ -156,7 +155,7 @@ public final class AppDatabase: Sendable {
                     return try await WriteTransaction.$current.withValue(db) { try await body(db) }
                 }
             }
-            return try await groupCommit.write(body)
+            return try await groupCommit!.write(body)
         } catch {
             if !(error is any DomainFailure) { logger.error("database write failed: \(String(reflecting: error))") }
             throw error
@@ -185,10 +184,11 @@ public final class AppDatabase: Sendable {
     ) async throws -> AppDatabase {
         let databases = Databases(threadPool: NIOThreadPool.singleton, on: eventLoopGroup)
         var listenConfiguration: PostgresConnection.Configuration?
+        var sqlitePath: String?
         switch storage {
         case .sqlite(let path):
             databases.use(.sqlite(.init(storage: .file(path: path)), sqlLogLevel: .trace), as: .sqlite)
-            databases.use(.sqlite(.init(storage: .file(path: path)), sqlLogLevel: .trace), as: .sqliteWriter)
+            sqlitePath = path
         case .postgres(let url):
             var configuration = try SQLPostgresConfiguration(url: url)
             if let schema { configuration.searchPath = [schema] }
@@ -201,10 +201,13 @@ public final class AppDatabase: Sendable {
         }
         let database = AppDatabase(
             databases: databases, logger: logger, eventLoopGroup: eventLoopGroup, isPostgres: storage.isPostgres,
-            migrations: migrations + extraMigrations, listenConfiguration: listenConfiguration, schema: schema
+            migrations: migrations + extraMigrations, listenConfiguration: listenConfiguration, schema: schema, sqlitePath: sqlitePath
         )
         do {
-            if case .sqlite = storage { try await database.applySQLitePragmas() }
+            if case .sqlite = storage {
+                try await database.applySQLitePragmas()
+                database.groupCommit?.start()
+            }
             try await database.migrate(creatingSchema: schema)
         } catch {
             await database.shutdown()
@@ -215,10 +218,11 @@ public final class AppDatabase: Sendable {
 
     /// WAL for concurrent readers, FULL sync so a committed change survives power loss, and a 5 s
     /// busy timeout (which replaces SQLiteNIO's retry-forever busy handler). The pool keeps one
-    /// long-lived connection per event loop, so each loop's connection is set up here.
+    /// long-lived connection per event loop, so each loop's connection is set up here (the writer
+    /// connection sets its own: `GroupCommit`).
     private func applySQLitePragmas() async throws {
         let readers = eventLoopGroup.makeIterator().map { databases.database(.sqlite, logger: logger, on: $0)! }
-        for database in readers + [groupCommit.connection()] {
+        for database in readers {
             let sql = database as! any SQLDatabase
             try await sql.raw("PRAGMA journal_mode = WAL").run()
             try await sql.raw("PRAGMA synchronous = FULL").run()
@@ -228,12 +232,8 @@ public final class AppDatabase: Sendable {
 
     public func shutdown() async {
         await databases.shutdownAsync()
+        await groupCommit?.shutdown()
     }
-}
-
-extension DatabaseID {
-    /// The writer connection of a SQLite database (see `AppDatabase.write`).
-    static let sqliteWriter = DatabaseID(string: "sqlite-writer")
 }
 
 /// The transaction a task is writing in, so a write called from inside another joins it.
