@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import SQLKit
+import Synchronization
 import Testing
 
 @testable import App
@@ -119,6 +120,28 @@ struct GroupedWriteTests {
             }
             let rows = try await sql.raw("SELECT n FROM grouped_writes ORDER BY n").all().map { try $0.decode(column: "n", as: Int.self) }
             #expect(rows == (0..<200).filter { $0 % 10 != 0 })
+        }
+    }
+}
+
+@Suite("Writes at shutdown")
+struct WritesAtShutdownTests {
+    @Test("a write asked for once the database is shut down is refused at once, not left waiting for a writer that has stopped")
+    func refusedAfterShutdown() async throws {
+        try await TestDatabase.with { database in
+            try await database.writeSQL { sql in try await sql.raw("CREATE TABLE late_writes (n INTEGER NOT NULL)").run() }
+            await database.shutdown()
+            let answered = Mutex<Bool?>(nil)
+            Task {
+                do {
+                    try await database.writeSQL { sql in try await sql.raw("INSERT INTO late_writes (n) VALUES (1)").run() }
+                    answered.withLock { $0 = true }
+                } catch {
+                    answered.withLock { $0 = false }
+                }
+            }
+            for _ in 0..<100 where answered.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(100)) }
+            #expect(answered.withLock { $0 } == false)
         }
     }
 }
