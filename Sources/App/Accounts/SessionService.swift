@@ -59,7 +59,7 @@ public final class SessionService: Sendable {
     }
 
     static func hash(_ token: String) -> String {
-        Hex.string(SHA256.hash(data: Data(token.utf8)))
+        TextDigest.hex(token)
     }
 
     /// 32 bytes from the system's CSPRNG, as 43 URL-safe characters. Every request without the CSRF

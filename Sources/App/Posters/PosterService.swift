@@ -86,7 +86,7 @@ public final class PosterService: Sendable {
     }
 
     static func fileName(for source: String) -> String {
-        Hex.string(SHA256.hash(data: Data(source.utf8))) + ".img"
+        TextDigest.hex(source) + ".img"
     }
 
     /// `IMAGE_BASE_URL/<host>/<path>` from the canonical address (its path has no escapes or dot segments).

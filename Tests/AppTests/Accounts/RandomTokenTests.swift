@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Testing
 
@@ -21,5 +22,18 @@ struct RandomTokenTests {
         }
         let token = SessionService.newToken()
         #expect(RandomToken.isWellFormed(token) && token != SessionService.newToken())
+    }
+
+    @Test("a digest of strings is SHA-256 of their UTF-8 bytes joined: session keys and form tokens made before stay the same")
+    func textDigest() {
+        #expect(TextDigest.hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SessionService.hash("abc") == TextDigest.hex("abc"))
+        #expect(TextDigest.sha256("a", "", "bc") == SHA256.hash(data: Data("abc".utf8)))
+        #expect(TextDigest.hex("é|", "🍿 popcorn") == Hex.string(SHA256.hash(data: Data("é|🍿 popcorn".utf8))))
+        // A form's token as every earlier version made it: open tabs keep working across an upgrade.
+        let made = SHA256.hash(data: Data("popcornswirl-csrf|secret|session".utf8))
+        #expect(CSRFMiddleware.token(secret: "secret", accountSession: "session") == RandomToken.base64URL(made))
+        let signedOut = SHA256.hash(data: Data("popcornswirl-csrf|secret|".utf8))
+        #expect(CSRFMiddleware.token(secret: "secret", accountSession: nil) == RandomToken.base64URL(signedOut))
     }
 }

@@ -41,7 +41,7 @@ struct VisitorMiddleware: RouterMiddleware {
     /// 43 URL-safe characters, the format of the cookie. From the address alone: a client that
     /// keeps no cookies cannot become a new visitor by changing its User-Agent.
     static func firstVisitToken(address: String) -> String {
-        RandomToken.base64URL(SHA256.hash(data: Data("\(firstVisitKey)|\(address)".utf8)))
+        TextDigest.sha256(firstVisitKey, "|", address).withUnsafeBytes { RandomToken.base64URL($0) }
     }
 
     func handle(

@@ -19,7 +19,7 @@ struct CSRFMiddleware: RouterMiddleware {
     let renderer: PageRenderer
 
     static func token(secret: String, accountSession: String?) -> String {
-        RandomToken.base64URL(SHA256.hash(data: Data("popcornswirl-csrf|\(secret)|\(accountSession ?? "")".utf8)))
+        TextDigest.sha256("popcornswirl-csrf|", secret, "|", accountSession ?? "").withUnsafeBytes { RandomToken.base64URL($0) }
     }
 
     func handle(

@@ -80,7 +80,7 @@ final class PersonalPageCache: Sendable {
 
     /// Stores a page; when the byte budget is spent the cache starts over (pages are cheap to redo).
     func put(_ key: String, version: UInt64, html: String, listing: ListingContext, owner: UUID? = nil, etag: Bool = false) -> Page {
-        let validator = etag ? "\"" + Hex.string(SHA256.hash(data: Data(html.utf8)).prefix(16)) + "\"" : nil
+        let validator = etag ? "\"" + Hex.string(TextDigest.sha256(html).prefix(16)) + "\"" : nil
         let page = Page(parts: PageParts(html, cached: true), listing: listing, etag: validator)
         let size = html.utf8.count
         let entry = Entry(owner: owner, version: version, storedAt: clock.now(), page: page)

@@ -19,7 +19,7 @@ struct OfflinePlan: Encodable, Sendable {
     let details: [String]
 
     static func scope(of profile: UUID) -> String {
-        Hex.string(SHA256.hash(data: Data("popcornswirl-offline|\(profile.uuidString.lowercased())".utf8)).prefix(16))
+        Hex.string(TextDigest.sha256("popcornswirl-offline|", profile.uuidString.lowercased()).prefix(16))
     }
 
     static func make(
