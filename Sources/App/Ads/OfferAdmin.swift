@@ -17,7 +17,9 @@ public struct OfferAdmin: Sendable {
         case inUse(offers: Int)
     }
 
-    var db: any Database { store.database.db }
+    var db: any Database {
+        get throws { try store.database.db }
+    }
 
     func advertisers() async throws -> [Advertiser] {
         try await AdvertiserModel.query(on: db).sort(\.$name).all().map(OfferStore.advertiser)
@@ -28,7 +30,7 @@ public struct OfferAdmin: Sendable {
     }
 
     func offers(advertiser: Int? = nil) async throws -> [Offer] {
-        var query = OfferModel.query(on: db).sort(\.$id)
+        var query = try OfferModel.query(on: db).sort(\.$id)
         if let advertiser { query = query.filter(\.$advertiserID == advertiser) }
         return try await query.all().compactMap(OfferStore.offer)
     }

@@ -121,7 +121,7 @@ public final class DiaryService: Sendable {
     /// One page of the diary, newest day first.
     public func page(profile: UUID?, page: Int) async throws -> DiaryPage {
         guard let profile else { return DiaryPage(watches: [], total: 0, page: 1) }
-        let sql = database.sql
+        let sql = try database.sql
         // From the monthly tallies the database keeps (migration 026), not a count of every watch:
         // that walked 12,000 index entries, 1 ms warm and 5 ms on a connection whose pages another's
         // write had made it drop (sqlite3 on the bench's database).

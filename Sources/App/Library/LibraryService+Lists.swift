@@ -12,7 +12,7 @@ extension LibraryService {
     /// One page of a list, filtered and sorted (`LibraryFilter`).
     public func list(profile: UUID?, list: LibraryList, page: Int, filter: LibraryFilter) async throws -> LibraryPage {
         guard let profile else { return LibraryPage(items: [], total: 0, page: 1) }
-        let sql = database.sql
+        let sql = try database.sql
         // Two indexed queries; a COUNT(*) OVER () window made SQLite materialise every row (measured slower).
         let total =
             try await Self.filtered(sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n"), profile, list, filter)

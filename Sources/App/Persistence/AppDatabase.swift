@@ -93,12 +93,18 @@ public final class AppDatabase: Sendable {
 
     /// A database handle on the event loops in turn. Not `any()`: from code running on an event
     /// loop (a task preferring one, a future's callback) `any()` is that loop, so reads started
-    /// there at once would all wait for its one connection.
+    /// there at once would all wait for its one connection. Once `shutdown` has begun it throws
+    /// `DatabaseShutDown` (a background task finishing late) where it used to stop the process.
     public var db: any Database {
-        databases.database(logger: logger, on: eventLoopGroup.next())!
+        get throws {
+            guard let db = databases.database(logger: logger, on: eventLoopGroup.next()) else { throw DatabaseShutDown() }
+            return db
+        }
     }
 
-    var sql: any SQLDatabase { db as! any SQLDatabase }
+    var sql: any SQLDatabase {
+        get throws { try db as! any SQLDatabase }
+    }
 
     /// Every change goes through here: one transaction, committed or rolled back as a whole.
     /// On SQLite, one writer at a time: writers queue in this process (`GroupCommit`, first come first
@@ -244,3 +250,8 @@ enum WriteTransaction {
 /// An error that is an expected answer (a refused input, a conflict), not a storage fault: `write`
 /// does not log it.
 protocol DomainFailure: Error {}
+
+/// A read or write asked for once the database is shut down (or shutting down): refused at once.
+struct DatabaseShutDown: Error, CustomStringConvertible {
+    var description: String { "the database is shut down" }
+}

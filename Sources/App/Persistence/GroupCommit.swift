@@ -55,7 +55,7 @@ final class GroupCommit: Sendable {
         self.logger = logger
     }
 
-    enum GroupError: Error { case notRun, stopped }
+    enum GroupError: Error { case notRun }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (any Database) async throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
@@ -89,7 +89,7 @@ final class GroupCommit: Sendable {
     /// Stops taking writes, commits those already queued, and closes the connection.
     func shutdown() async {
         let idle = state.withLock { state in
-            if state.refusal == nil { state.refusal = GroupError.stopped }
+            if state.refusal == nil { state.refusal = DatabaseShutDown() }
             defer { state.idle = nil }
             return state.idle
         }
@@ -100,7 +100,7 @@ final class GroupCommit: Sendable {
             defer { state.queue = [] }
             return state.queue
         }
-        for pending in left { pending.finish(GroupError.stopped) }
+        for pending in left { pending.finish(DatabaseShutDown()) }
         await databases.shutdownAsync()
         try? await loop.shutdownGracefully()
         await executor.shutdown()

@@ -91,7 +91,7 @@ public struct ExportService: Sendable {
             var note: String?
             var added_at: Date
         }
-        var query = database.sql.select().columns("id", "name", "description", "created_at", "updated_at").from("custom_lists")
+        var query = try database.sql.select().columns("id", "name", "description", "created_at", "updated_at").from("custom_lists")
             .where("profile_id", .equal, SQLBind(profile))
         if let only { query = query.where("id", .equal, SQLBind(only)) }
         let lists = try await query.orderBy("created_at").orderBy("id").all(decoding: ListRow.self)

@@ -97,7 +97,7 @@ struct SessionLifetimeTests {
     @Test("existing sessions get an end from migration 010: an account's 30 days after it began, a visitor's none")
     func migratedSessions() async throws {
         try await TestDatabase.with { database in
-            let sql = database.sql
+            let sql = try database.sql
             let began = Date(timeIntervalSince1970: 1_790_000_000)
             for (kind, hash) in [("account", "a"), ("visitor", "v")] {
                 let profile = UUID()

@@ -43,7 +43,9 @@ extension TestApp {
         OfferTracker(database: services.database, clock: clock, logger: TestDatabase.logger, flushDelay: .seconds(3600))
     }
 
-    var db: any Database { services.database.db }
+    var db: any Database {
+        get throws { try services.database.db }
+    }
 
     /// Deletes the demo shops and offers the migration seeded.
     func removeAllOffers() async throws {

@@ -106,7 +106,7 @@ struct SQLiteSettingsTests {
     func pragmas() async throws {
         try await TestDatabase.with { database in
             for _ in 0..<4 {
-                let sql = database.sql
+                let sql = try database.sql
                 let journal = try await sql.raw("PRAGMA journal_mode").first(decodingColumn: "journal_mode", as: String.self)
                 let synchronous = try await sql.raw("PRAGMA synchronous").first(decodingColumn: "synchronous", as: Int.self)
                 let busy = try await sql.raw("PRAGMA busy_timeout").first(decodingColumn: "timeout", as: Int.self)

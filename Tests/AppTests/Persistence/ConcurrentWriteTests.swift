@@ -92,7 +92,7 @@ struct GroupedWriteTests {
     @Test("200 writes at once, every tenth failing: each failing one alone is undone and hears its own error, the others are kept")
     func failuresStayTheirOwn() async throws {
         try await TestDatabase.with { database in
-            let sql = database.sql
+            let sql = try database.sql
             try await sql.raw("CREATE TABLE grouped_writes (n INTEGER NOT NULL)").run()
             let outcomes = await withTaskGroup(of: (Int, Result<Int, any Error>).self) { group in
                 for index in 0..<200 {
@@ -124,13 +124,13 @@ struct GroupedWriteTests {
     }
 }
 
-@Suite("Writes at shutdown")
-struct WritesAtShutdownTests {
+@Suite("Database at shutdown")
+struct DatabaseAtShutdownTests {
     @Test("a write asked for once the database is shut down is refused at once, not left waiting for a writer that has stopped")
-    func refusedAfterShutdown() async throws {
+    func writeRefusedAfterShutdown() async throws {
         try await TestDatabase.with { database in
             try await database.writeSQL { sql in try await sql.raw("CREATE TABLE late_writes (n INTEGER NOT NULL)").run() }
-            await database.shutdown()
+            try await Self.shutDown(database)
             let answered = Mutex<Bool?>(nil)
             Task {
                 do {
@@ -144,6 +144,26 @@ struct WritesAtShutdownTests {
             #expect(answered.withLock { $0 } == false)
         }
     }
+
+    /// A task finishing after shutdown (an import, a background fetch) stopped the whole process:
+    /// the handle was force-unwrapped, and FluentKit hands none out once shut down (on PostgreSQL
+    /// the write above did the same).
+    @Test("a read asked for once the database is shut down fails with its own error; the process goes on")
+    func readRefusedAfterShutdown() async throws {
+        try await TestDatabase.with { database in
+            try await Self.shutDown(database)
+            await #expect(throws: DatabaseShutDown.self) {
+                _ = try await database.sql.raw("SELECT 1 AS one").first()
+            }
+        }
+    }
+
+    /// Shuts the test's database down; on PostgreSQL its schema is dropped first, as the test
+    /// database's own cleanup cannot once it is shut down.
+    private static func shutDown(_ database: AppDatabase) async throws {
+        if database.isPostgres { try await database.dropSchema(database.schema) }
+        await database.shutdown()
+    }
 }
 
 /// Reads go to every event loop's connection in turn, wherever they are asked from.
@@ -156,7 +176,7 @@ struct ConcurrentReadTests {
             let loops = Array(database.eventLoopGroup.makeIterator())
             // Before: `any()` is the caller's own loop there, so reads started at once from a loop
             // all queued on its one connection.
-            let used = try await loops[0].submit { Set((0..<loops.count * 2).map { _ in ObjectIdentifier(database.db.eventLoop) }) }.get()
+            let used = try await loops[0].submit { Set(try (0..<loops.count * 2).map { _ in ObjectIdentifier(try database.db.eventLoop) }) }.get()
             #expect(used.count == loops.count)
         }
     }

@@ -55,7 +55,7 @@ struct MigrationSchemaTests {
     @Test("reverting the demo seed removes the demo shops and offers and keeps a shop of the owner's")
     func demoSeedRevert() async throws {
         try await TestDatabase.with { database in
-            let sql = database.sql
+            let sql = try database.sql
             try await sql.raw(
                 """
                 INSERT INTO advertisers (name, description, website, domains, demo, created_at, updated_at)

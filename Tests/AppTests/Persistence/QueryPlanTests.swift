@@ -20,7 +20,7 @@ struct QueryPlanTests {
     @Test("a title's watches are found through the title's index, not by walking the person's whole diary")
     func titleWatches() async throws {
         try await TestApp.with { app in
-            let sql = app.services.database.sql
+            let sql = try app.services.database.sql
             let query = DiaryService.titleWatches(sql.select(), profile: UUID(), kind: .movie, itemID: "1001").select
             let plan = try await Self.plan(query, on: sql)
             #expect(plan.contains { $0.contains("watches_by_title (profile_id=? AND media_kind=? AND item_id=?)") }, "\(plan)")
@@ -30,7 +30,7 @@ struct QueryPlanTests {
     @Test("TV Favorites read a person's favorite shows through the favorites' index, not every saved title")
     func favoritesOfAKind() async throws {
         try await TestApp.with { app in
-            let sql = app.services.database.sql
+            let sql = try app.services.database.sql
             let query = LibraryService.pageRows(sql, UUID(), .favorites, LibraryFilter(kind: .show)).limit(60).select
             let plan = try await Self.plan(query, on: sql)
             #expect(plan.contains { $0.contains("library_entries_favorites (profile_id=? AND media_kind=? AND favorite=?)") }, "\(plan)")

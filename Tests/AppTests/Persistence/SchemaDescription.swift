@@ -8,7 +8,7 @@ import SQLKit
 /// migrations Fluent recorded as applied.
 enum SchemaDescription {
     static func of(_ database: AppDatabase) async throws -> String {
-        let sql = database.sql
+        let sql = try database.sql
         var text = database.isPostgres ? try await postgres(sql) : try await sqlite(sql)
         let applied = try await sql.raw("SELECT name FROM _fluent_migrations").all()
             .map { try $0.decode(column: "name", as: String.self) }.sorted()

@@ -7,7 +7,7 @@ import SQLKit
 /// ids), and the distinct times they carry.
 enum SeedDescription {
     static func of(_ database: AppDatabase) async throws -> (text: String, times: Set<Date>) {
-        let sql = database.sql
+        let sql = try database.sql
         var text = ""
         var times: Set<Date> = []
         func line(_ name: String, _ value: String?) -> String {

@@ -70,7 +70,7 @@ struct WatchTalliesTests {
     @Test("every insert, edit (day, title, genre, runtime, person), rating change and delete keeps the tallies equal to counting the watches")
     func followEveryChange() async throws {
         try await TestDatabase.with { database in
-            let sql = database.sql
+            let sql = try database.sql
             let people = [try await Self.addProfile(sql), try await Self.addProfile(sql)]
             var generator = SplitMix(seed: 26)
             func random(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &generator) }
@@ -138,7 +138,7 @@ struct WatchTalliesTests {
     func tallyExisting() async throws {
         try await TestDatabase.with { database in
             try await database.write { db in try await CreateWatchTallies().revert(on: db) }
-            let sql = database.sql
+            let sql = try database.sql
             let profile = try await Self.addProfile(sql)
             for (item, day, genre) in [("1", "2023-11-14", "Drama"), ("1", "2021-01-02", "Drama"), ("2", "2024-02-03", nil)] {
                 try await Self.addWatch(sql, profile: profile, item: item, day: day, genre: genre, minutes: 90)

@@ -65,7 +65,7 @@ extension ImportStore {
 
     /// Rows in any of `states`, in the order they were read, `limit` from `offset`.
     func records(job: UUID, states: [ImportRowState]? = nil, offset: Int = 0, limit: Int) async throws -> [ImportRowRecord] {
-        var select = database.sql.select().column(SQLLiteral.all).from("import_rows").where("job_id", .equal, SQLBind(job))
+        var select = try database.sql.select().column(SQLLiteral.all).from("import_rows").where("job_id", .equal, SQLBind(job))
         if let states { select = select.where("state", .in, SQLBind.group(states.map(\.rawValue))) }
         return try await select.orderBy("row_no").offset(offset).limit(limit).all(decoding: Row.self).map(\.record)
     }
