@@ -246,12 +246,3 @@ public final class AppDatabase: Sendable {
 enum WriteTransaction {
     @TaskLocal static var current: (any Database)?
 }
-
-/// An error that is an expected answer (a refused input, a conflict), not a storage fault: `write`
-/// does not log it.
-protocol DomainFailure: Error {}
-
-/// A read or write asked for once the database is shut down (or shutting down): refused at once.
-struct DatabaseShutDown: Error, CustomStringConvertible {
-    var description: String { "the database is shut down" }
-}
