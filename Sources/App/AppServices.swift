@@ -17,6 +17,10 @@ public struct AppServices: Sendable {
     /// Imports of other trackers' exports.
     public let imports: ImportService
     let titles: TitleLookup
+    /// Every film and show received, searchable without an upstream.
+    let titleIndex: TitleIndex
+    /// Release years kept warm and details of titles saved by id, in the background.
+    let catalogWorker: CatalogWorker
     public let sessions: SessionService
     public let accounts: AccountService
     public let posters: PosterService
@@ -53,7 +57,11 @@ public struct AppServices: Sendable {
         // Several servers share a PostgreSQL database: one upstream call per key among them, and
         // the upstreams' limits counted for all of them. SQLite is one server: its own memory does.
         let leases = database.isPostgres ? Leases(database: database, clock: clock, owner: instance) : nil
-        let store = SQLCacheStore(database: database)
+        // Every answer kept is indexed as it is written: the title index holds every title received.
+        let titleIndex = TitleIndex(database: database, clock: clock, logger: logger)
+        self.titleIndex = titleIndex
+        let store = TitleIndexingStore(base: SQLCacheStore(database: database), index: titleIndex)
+        let requests = CatalogRequests(database: database, clock: clock, logger: logger)
         // iTunes: about 20 calls a minute, shared by the year lists, lookups and title searches.
         let itunesBreaker = HostBreaker(coolDown: 30, clock: clock)
         let upstream = CachedUpstream(
@@ -66,11 +74,11 @@ public struct AppServices: Sendable {
         let offlineCatalog = try OfflineCatalog.bundled()
         catalog = MovieCatalog(
             upstream: upstream, baseURL: config.itunesBaseURL, country: config.country,
-            offline: offlineCatalog, clock: clock
+            offline: offlineCatalog, clock: clock, requests: requests
         )
         // TVMaze allows at least 20 calls per 10 s; on 429 it wants ~2 s of quiet, then one retry.
         let tvmaze = CachedUpstream(
-            http: http, store: SQLCacheStore(database: database),
+            http: http, store: store,
             throttle: .forUpstream(.tvmaze, database: database, clock: clock),
             breaker: HostBreaker(coolDown: 30, clock: clock),
             clock: clock, offline: config.offline, logger: logger, rateLimitRetryDelay: 2,
@@ -96,7 +104,7 @@ public struct AppServices: Sendable {
             connectivity: Connectivity(
                 http: http, probeURL: URL(string: config.itunesBaseURL)!, offlineMode: config.offline, breaker: itunesBreaker, clock: clock
             ),
-            clock: clock, versions: library.versions
+            clock: clock, index: titleIndex, versions: library.versions
         )
         let offerStore = OfferStore(database: database, clock: clock)
         let tracker = OfferTracker(database: database, clock: clock, logger: logger)
@@ -108,7 +116,10 @@ public struct AppServices: Sendable {
         statistics = StatisticsService(database: database, clock: clock, versions: library.versions)
         exports = ExportService(database: database, clock: clock)
         let kept = KeptFilms(store: store, clock: clock)
-        titles = TitleLookup(catalog: catalog, shows: shows, library: library, kept: kept)
+        titles = TitleLookup(catalog: catalog, shows: shows, library: library, kept: kept, index: titleIndex)
+        catalogWorker = CatalogWorker(
+            catalog: catalog, shows: shows, index: titleIndex, library: library, leases: Leases(database: database, clock: clock, owner: instance),
+            clock: clock, logger: logger)
         let importStore = ImportStore(database: database, clock: clock)
         imports = ImportService(
             store: importStore, matcher: TitleMatcher(search: search, shows: shows, omdb: omdb, kept: kept, database: database, clock: clock),

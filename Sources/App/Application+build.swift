@@ -24,7 +24,8 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
                     owner: services.instance),
                 ShutdownHooks(hooks: [flushImpressions] + onShutdown),
             ]
-            + (services.config.importWorker ? [ImportWorker(imports: services.imports, logger: services.logger)] : []),
+            + (services.config.importWorker ? [ImportWorker(imports: services.imports, logger: services.logger)] : [])
+            + (services.config.catalogWorker ? [services.catalogWorker] : []),
         logger: services.logger
     )
 }
@@ -129,7 +130,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     AccountController(accounts: services.accounts, tokens: services.tokens, renderer: renderer).register(on: pages)
 
     let admin = pages.group(RouterPath(AdminRoute.group)).add(middleware: AdminGate(accounts: services.accounts, renderer: renderer))
-    let adminOffers = AdminOffersController(admin: services.offerAdmin, renderer: renderer)
+    let adminOffers = AdminOffersController(admin: services.offerAdmin, renderer: renderer, omdb: services.search.omdb)
     adminOffers.register(on: admin)
     AdminAdvertisersController(offers: adminOffers).register(on: admin)
 

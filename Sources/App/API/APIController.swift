@@ -164,6 +164,8 @@ extension Components.Schemas.Source {
         case .stale(let savedOn): self.init(kind: .stale, fetchedAt: savedOn)
         case .offlineCatalogue: self.init(kind: .offlineCatalogue)
         case .kept: self.init(kind: .kept)
+        case .local: self.init(kind: .local)
+        case .saved(let on): self.init(kind: .saved, fetchedAt: on)
         }
     }
 }

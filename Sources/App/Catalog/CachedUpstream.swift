@@ -117,9 +117,31 @@ public final class CachedUpstream: Sendable {
                 return .stale(cached, error)
             }
             metrics?.recordLookup(host: host, .failed)
-            if case .overShare(_, let wait) = error, share?.refusal == .tooManyRequests { UpstreamClient.current?.refused(retryAfter: wait) }
             return .failed(error)
         }
+    }
+
+    /// The answer kept for `key`, of any age, as the store has it now (another server may have
+    /// refreshed it), without asking the upstream: what a page shows while the background worker
+    /// keeps it fresh (`CatalogWorker`). Nil when nothing was ever kept.
+    func kept(key: String) async -> CachedBody? {
+        do {
+            return try await store.read(key)
+        } catch {
+            logger.warning("cache read failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Asks the upstream now whatever is kept (the background worker's refresh), one call per key
+    /// at a time as any fetch; the answer is stored for every reader.
+    func refresh(key: String, url: URL, policy: FetchPolicy, validate: @escaping @Sendable (Data) throws -> Void) async -> Result<
+        CachedBody, UpstreamError
+    > {
+        let known = try? await store.read(key)
+        let result = await flight.run(key) { await self.callOnce(key: key, url: url, policy: policy, validate: validate, known: known?.fetchedAt) }
+        if case .success(let body) = result { remember(key, body, policy) }
+        return result
     }
 
     private func remember(_ key: String, _ body: CachedBody, _ policy: FetchPolicy) {

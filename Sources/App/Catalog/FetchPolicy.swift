@@ -15,6 +15,12 @@ public struct CachedBody: Sendable, Equatable {
 public protocol CatalogCacheStore: Sendable {
     func read(_ key: String) async throws -> CachedBody?
     func write(_ key: String, _ entry: CachedBody) async throws
+    /// When each kept answer whose key starts with `prefix` was fetched.
+    func fetchedAt(keysStartingWith prefix: String) async throws -> [(key: String, fetchedAt: Date)]
+}
+
+extension CatalogCacheStore {
+    public func fetchedAt(keysStartingWith prefix: String) async throws -> [(key: String, fetchedAt: Date)] { [] }
 }
 
 /// The outcome of asking for a cache key.

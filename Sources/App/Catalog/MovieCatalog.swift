@@ -11,6 +11,11 @@ public enum CatalogSource: Sendable, Equatable {
     case offlineCatalogue
     /// A film iTunes does not have, kept by an import with what OMDb knows of it (`KeptFilms`).
     case kept
+    /// PopcornSwirl's own copy (the title index, or the bundled films for a year not fetched yet)
+    /// because a limit said no for now: the upstream will be asked again in a moment.
+    case local
+    /// The person's saved copy, from the day it was saved, while a fresh one is asked for.
+    case saved(on: Date)
 
     public var isLive: Bool { if case .live = self { true } else { false } }
 
@@ -21,6 +26,8 @@ public enum CatalogSource: Sendable, Equatable {
         case .stale(let savedOn): "stale:\(savedOn.timeIntervalSince1970)"
         case .offlineCatalogue: "offline"
         case .kept: "kept"
+        case .local: "local"
+        case .saved(let on): "saved:\(on.timeIntervalSince1970)"
         }
     }
 }
@@ -29,6 +36,9 @@ public struct MovieList: Sendable {
     public var year: Int
     public var movies: [Movie]
     public var source: CatalogSource
+    /// iTunes' list of this year was never fetched: the bundled films stand in, and the catalogue
+    /// worker has been asked for it.
+    public var notFetchedYet = false
 }
 
 public enum MovieLookup: Sendable {
@@ -51,25 +61,33 @@ public final class MovieCatalog: Sendable {
 
     public static let yearFreshness: TimeInterval = 6 * 3600
     public static let lookupFreshness: TimeInterval = 24 * 3600
+    /// iTunes' `lookup?id=a,b,c` answers about 50 ids in one call.
+    static let lookupBatch = 50
 
     let upstream: CachedUpstream
     let baseURL: String
     let country: String
     let offline: OfflineCatalog
     let clock: any AppClock
-    /// Decoded year lists by cache key: avoids decoding 200 films on every request.
-    private let decoded = Mutex<[String: (body: CachedBody, movies: [Movie])]>([:])
+    /// Years never fetched that a person opened, and films saved by id: the background worker's.
+    let requests: CatalogRequests
+    /// Decoded year lists by cache key: avoids decoding 200 films on every request. Each is read
+    /// again from the store at most `recheck` after it was last read, so a list another server's
+    /// worker refreshed shows here within that time.
+    private let decoded = Mutex<[String: (body: CachedBody, movies: [Movie], checkedAt: Date)]>([:])
+    static let recheck: TimeInterval = 60
     /// Films recently shown in search results: a film can be saved from a result page even when
     /// iTunes stops answering between the search and the click.
     private let seen = Mutex<[Int: (movie: Movie, fetchedAt: Date)]>([:])
     static let seenLimit = 5000
 
-    public init(upstream: CachedUpstream, baseURL: String, country: String, offline: OfflineCatalog, clock: any AppClock) {
+    init(upstream: CachedUpstream, baseURL: String, country: String, offline: OfflineCatalog, clock: any AppClock, requests: CatalogRequests) {
         self.upstream = upstream
         self.baseURL = baseURL
         self.country = country
         self.offline = offline
         self.clock = clock
+        self.requests = requests
     }
 
     func yearKey(_ year: Int) -> String { "itunes:year:\(country):\(year)" }
@@ -83,28 +101,95 @@ public final class MovieCatalog: Sendable {
         URL(string: "\(baseURL)/lookup?id=\(id)&entity=movie&country=\(country)")!
     }
 
-    /// The films of a release year, newest first. Never fails: falls back to stale cache, then to the offline catalogue.
+    /// The films of a release year, newest first. Never fails and, once the year is warm, never
+    /// waits on iTunes: the kept list is shown whatever its age (`CatalogWorker` keeps it fresh,
+    /// `YearSchedule`), marked stale past twice its refresh interval. A year never fetched is asked
+    /// of iTunes now; when iTunes cannot answer, the bundled films stand in and the worker is asked.
     public func movies(year: Int) async -> MovieList {
         let key = yearKey(year)
-        if let hit = decoded.withLock({ $0[key] }),
-            clock.now().timeIntervalSince(hit.body.fetchedAt) < Self.yearFreshness
-        {
-            return MovieList(year: year, movies: hit.movies, source: .live(fetchedAt: hit.body.fetchedAt))
+        let now = clock.now()
+        let current = clock.currentYear
+        func list(_ movies: [Movie], fetchedAt: Date) -> MovieList {
+            let fresh = now.timeIntervalSince(fetchedAt) < 2 * YearSchedule.interval(of: year, current: current)
+            return MovieList(
+                year: year, movies: movies.filter { $0.year == year || $0.year == nil },
+                source: fresh ? .live(fetchedAt: fetchedAt) : .stale(savedOn: fetchedAt))
         }
+        if let hit = decoded.withLock({ $0[key] }), now.timeIntervalSince(hit.checkedAt) < Self.recheck {
+            return list(hit.movies, fetchedAt: hit.body.fetchedAt)
+        }
+        if let kept = await upstream.kept(key: key) { return list(decode(key: key, body: kept), fetchedAt: kept.fetchedAt) }
         let fetched = await upstream.fetch(key: key, url: yearURL(year), freshFor: Self.yearFreshness) { body in
             _ = try ITunesDecoder.movies(from: body)
         }
         guard let answer = fetched.answer else {
-            return MovieList(year: year, movies: offline.movies(year: year), source: .offlineCatalogue)
+            await requests.ask(.year, String(year))
+            let unreachable = if case .failed(let error) = fetched { error.isUnreachable } else { false }
+            return MovieList(
+                year: year, movies: offline.movies(year: year), source: unreachable ? .offlineCatalogue : .local, notFetchedYet: true)
         }
-        let movies = decode(key: key, body: answer.body)
-        return MovieList(year: year, movies: movies.filter { $0.year == year || $0.year == nil }, source: answer.source)
+        return list(decode(key: key, body: answer.body), fetchedAt: answer.body.fetchedAt)
+    }
+
+    /// Fetches a year's list now, for the background worker: the answer is kept for every page.
+    func refreshYear(_ year: Int) async -> Result<Int, UpstreamError> {
+        let key = yearKey(year)
+        let policy = FetchPolicy(freshness: { _ in Self.yearFreshness })
+        return await upstream.refresh(key: key, url: yearURL(year), policy: policy) { _ = try ITunesDecoder.movies(from: $0) }
+            .map { decode(key: key, body: $0).count }
+    }
+
+    /// When each year's kept list was fetched (years never fetched are absent).
+    func yearsFetched() async throws -> [Int: Date] {
+        let prefix = "itunes:year:\(country):"
+        let rows = try await upstream.store.fetchedAt(keysStartingWith: prefix)
+        var years: [Int: Date] = [:]
+        for (key, date) in rows { if let year = Int(key.dropFirst(prefix.count)) { years[year] = date } }
+        return years
+    }
+
+    /// Films by id in one iTunes call (`lookup?id=a,b,c`, at most `lookupBatch`), for the
+    /// background worker: the films iTunes has; an id it leaves out, it does not know.
+    func lookup(ids: [Int]) async -> Result<[Movie], UpstreamError> {
+        let list = ids.sorted().map(String.init).joined(separator: ",")
+        let url = URL(string: "\(baseURL)/lookup?id=\(list)&entity=movie&country=\(country)")!
+        let policy = FetchPolicy(freshness: { _ in Self.lookupFreshness })
+        return await upstream.refresh(key: "itunes:lookup:\(country):\(list)", url: url, policy: policy) { _ = try ITunesDecoder.movies(from: $0) }
+            .map { (try? ITunesDecoder.movies(from: $0.body)) ?? [] }
+    }
+
+    /// A film PopcornSwirl holds already, without asking iTunes: a decoded year list, a kept
+    /// lookup (nil for one that found nothing: `.notFound`), the bundled catalogue.
+    func known(id: Int) async -> MovieLookup? {
+        if let (movie, fetchedAt) = fromYearLists(id, freshOnly: false) { return .found(movie, .live(fetchedAt: fetchedAt)) }
+        if let kept = await upstream.kept(key: lookupKey(id)) {
+            guard let movie = try? ITunesDecoder.movies(from: kept.body).first(where: { $0.id == id }) else { return .notFound }
+            return .found(movie, .live(fetchedAt: kept.fetchedAt))
+        }
+        if let hit = seen.withLock({ $0[id] }) { return .found(hit.movie, .live(fetchedAt: hit.fetchedAt)) }
+        return offline.movie(id: id).map { .found($0, .offlineCatalogue) }
+    }
+
+    /// A film kept inside its freshness (a year list or a lookup), without asking iTunes.
+    func fresh(id: Int) async -> (movie: Movie, fetchedAt: Date)? {
+        if let hit = fromYearLists(id, freshOnly: true) { return hit }
+        guard let kept = await upstream.kept(key: lookupKey(id)), clock.now().timeIntervalSince(kept.fetchedAt) < Self.lookupFreshness,
+            let movie = try? ITunesDecoder.movies(from: kept.body).first(where: { $0.id == id })
+        else { return nil }
+        return (movie, kept.fetchedAt)
     }
 
     private func decode(key: String, body: CachedBody) -> [Movie] {
-        if let hit = decoded.withLock({ $0[key] }), hit.body == body { return hit.movies }
+        let now = clock.now()
+        if let movies = decoded.withLock({ table -> [Movie]? in
+            guard let hit = table[key], hit.body == body else { return nil }
+            table[key]?.checkedAt = now
+            return hit.movies
+        }) {
+            return movies
+        }
         let movies = (try? ITunesDecoder.movies(from: body.body)) ?? []
-        decoded.withLock { $0[key] = (body, movies) }
+        decoded.withLock { $0[key] = (body, movies, now) }
         return movies
     }
 

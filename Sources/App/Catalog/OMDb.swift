@@ -117,6 +117,9 @@ public final class OMDbClient: Sendable {
     private let decoded = DecodedAnswers<OMDbDetails?>(maxBytes: 1024 * 1024)
     /// iTunes id → IMDb id, as stored; never changes once known, so read once per process.
     private let imdbIDs = Mutex<[Int: String]>([:])
+    /// This server has kept a refusal of the key for the administrator (`keyRefusal`).
+    private let refusalKept = Atomic<Bool>(false)
+    static let refusalKey = "notice:omdb-key-refused"
 
     public init(upstream: CachedUpstream, store: any CatalogCacheStore, apiKey: String?, baseURL: String, budget: any CallBudget) {
         self.upstream = upstream
@@ -175,9 +178,30 @@ public final class OMDbClient: Sendable {
         let fetched = await upstream.fetch(key: key, url: url, policy: policy) { body in
             if case .refused(let message) = try OMDbDecoder.decode(body) { throw UpstreamRefusal(message) }
         }
-        if let answer = fetched.answer { return (status(key, answer.body, source: answer.source), answer.body) }
+        if let answer = fetched.answer {
+            if case .fresh = fetched, refusalKept.exchange(false, ordering: .relaxed) {
+                try? await store.write(Self.refusalKey, CachedBody(body: Data(), fetchedAt: answer.body.fetchedAt))
+            }
+            return (status(key, answer.body, source: answer.source), answer.body)
+        }
+        if case .failed(.refused(let message)) = fetched, Self.refusesTheKey(message), !refusalKept.exchange(true, ordering: .relaxed) {
+            try? await store.write(Self.refusalKey, CachedBody(body: Data(message.utf8), fetchedAt: upstream.clock.now()))
+        }
         if case .failed(let error) = fetched, error != .quotaExhausted { return (.failed(error), nil) }
         return (.limitReached, nil)
+    }
+
+    /// OMDb's answer about the key itself ("Invalid API key!", "No API key provided.", "Request
+    /// limit reached!"), not about a film.
+    static func refusesTheKey(_ message: String) -> Bool {
+        message.localizedCaseInsensitiveContains("API key") || message.localizedCaseInsensitiveContains("limit")
+    }
+
+    /// OMDb's last refusal of the key and when, for the administrator's page (nil once OMDb
+    /// answers again): searches go on without its details meanwhile.
+    public func keyRefusal() async -> (message: String, at: Date)? {
+        guard apiKey != nil, let kept = try? await store.read(Self.refusalKey), !kept.body.isEmpty else { return nil }
+        return (String(decoding: kept.body, as: UTF8.self), kept.fetchedAt)
     }
 
     private func status(_ key: String, _ body: CachedBody, source: CatalogSource) -> OMDbStatus {

@@ -47,6 +47,15 @@ public enum UpstreamError: Error, Sendable, Equatable {
     /// whose share (`UpstreamClient.key`) and the seconds until it may call again.
     case overShare(client: String, retryAfter: Int)
 
+    /// A limit said no (the upstream's, our throttle's or budget's, or the client's share): the
+    /// upstream works and will be asked again in a moment.
+    public var isLimit: Bool {
+        switch self {
+        case .rateLimited, .throttled, .quotaExhausted, .overShare: true
+        default: false
+        }
+    }
+
     public var isUnreachable: Bool {
         switch self {
         case .unreachable, .hostDown, .offlineMode: true

@@ -23,6 +23,9 @@ public struct AppConfig: Sendable {
     /// `IMPORT_WORKER=0`: this server works on no import (another server sharing the database
     /// does); uploads are still taken.
     public var importWorker = true
+    /// `CATALOG_WORKER=0`: this server leaves the catalogue's background work (release years kept
+    /// warm, details of titles saved by id) to the others sharing the database (`CatalogWorker`).
+    public var catalogWorker = true
     /// `OFFLINE_POSTERS` / `OFFLINE_POSTER_MB`: the cap on posters each browser keeps for offline
     /// use (count, and MiB); the least recently used go first.
     public var offlinePosters = 400
@@ -93,6 +96,7 @@ public struct AppConfig: Sendable {
         if let url = value("IMAGE_BASE_URL") { config.imageBaseURL = try validatedBaseURL(url, name: "IMAGE_BASE_URL") }
         if let flag = value("POPCORN_OFFLINE") { config.offline = ["1", "true", "yes"].contains(flag.lowercased()) }
         if let flag = value("IMPORT_WORKER") { config.importWorker = !["0", "false", "no"].contains(flag.lowercased()) }
+        if let flag = value("CATALOG_WORKER") { config.catalogWorker = !["0", "false", "no"].contains(flag.lowercased()) }
         for (name, range, keyPath) in [("OFFLINE_POSTERS", 1...5000, \AppConfig.offlinePosters), ("OFFLINE_POSTER_MB", 1...1000, \.offlinePosterMB)] {
             guard let raw = value(name) else { continue }
             guard let number = Int(raw), range.contains(number) else {

@@ -8,6 +8,7 @@ struct EntryRow {
     static let table = "library_entries"
     static let columns = [
         "media_kind", "item_id", "title", "genre", "release_date", "artwork_url", "favorite", "watched", "note", "rating", "updated_at",
+        "title_state",
     ]
     var media_kind: String
     var item_id: String
@@ -20,6 +21,7 @@ struct EntryRow {
     var note: String?
     var rating: Int?
     var updated_at: Date
+    var title_state: String?
 
     /// Read column by column: Codable's keyed containers over `SQLRowDecoder` were 16 % of
     /// `GET /api/v1/library`'s CPU (60 rows of 11 columns a page; `scripts/bench --perf`).
@@ -38,6 +40,7 @@ struct EntryRow {
         note = try optional("note", String.self)
         rating = try optional("rating", Int.self)
         updated_at = try row.decode(column: "updated_at", as: Date.self)
+        title_state = try optional("title_state", String.self)
     }
 
     /// Every row of a select of `columns`.
@@ -48,7 +51,8 @@ struct EntryRow {
     var item: LibraryItem {
         LibraryItem(
             kind: MediaKind(rawValue: media_kind) ?? .movie, itemID: item_id, title: title, genre: genre, releaseDate: release_date,
-            artworkURL: artwork_url, favorite: favorite, watched: watched, note: note, rating: rating, updatedAt: updated_at
+            artworkURL: artwork_url, favorite: favorite, watched: watched, note: note, rating: rating, updatedAt: updated_at,
+            titleState: title_state.flatMap(TitleState.init(rawValue:))
         )
     }
 
@@ -102,7 +106,8 @@ struct EntryRow {
                 UPDATE library_entries SET title = \(bind: title.title), genre = \(bind: title.genre), \
                 release_date = \(bind: title.releaseDate), artwork_url = \(bind: title.artworkURL), \
                 favorite = \(bind: item.favorite), watched = \(bind: item.watched), note = \(bind: item.note), \
-                rating = \(bind: item.rating.map(Int16.init)), snapshot = \(bind: title.snapshot), updated_at = \(bind: item.updatedAt) \
+                rating = \(bind: item.rating.map(Int16.init)), snapshot = \(bind: title.snapshot), updated_at = \(bind: item.updatedAt), \
+                title_state = \(bind: title.state?.rawValue) \
                 WHERE profile_id = \(bind: profile) AND media_kind = \(bind: title.kind.rawValue) AND item_id = \(bind: title.itemID)
                 """
             ).run()
@@ -110,7 +115,7 @@ struct EntryRow {
             let values: [(String, any Encodable & Sendable)] = [
                 ("title", title.title), ("genre", title.genre), ("release_date", title.releaseDate), ("artwork_url", title.artworkURL),
                 ("favorite", item.favorite), ("watched", item.watched), ("note", item.note), ("rating", item.rating.map(Int16.init)),
-                ("snapshot", title.snapshot), ("updated_at", item.updatedAt),
+                ("snapshot", title.snapshot), ("updated_at", item.updatedAt), ("title_state", title.state?.rawValue),
             ]
             let key: [(String, any Encodable & Sendable)] = [
                 ("id", UUID()), ("profile_id", profile), ("media_kind", title.kind.rawValue), ("item_id", title.itemID), ("created_at", now),

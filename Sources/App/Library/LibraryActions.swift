@@ -43,11 +43,13 @@ struct LibraryActions: Sendable {
     func saveMovie(
         _ id: Int, change: LibraryChange, profile: UUID?, writer: () async throws -> UUID
     ) async -> LibraryOutcome {
+        // Never waits on iTunes: a film known nowhere is saved with its details to come.
         let movie: Movie
-        switch await titles.movie(id, profile: profile) {
-        case .found(let found, _): movie = found
+        var state: TitleState?
+        switch await titles.movieForSave(id, profile: profile) {
+        case .found(let found): movie = found
+        case .pending(let standIn): (movie, state) = (standIn, .pending)
         case .notFound: return .titleNotFound
-        case .unavailable: return .unavailable
         }
         if case .some(let note) = change.note {
             do { _ = try LibraryService.validatedNote(note) } catch { return .invalidNote(error.message, title: movie.title) }
@@ -60,7 +62,7 @@ struct LibraryActions: Sendable {
         let before = change.watched == true ? ((try? await library.item(profile: profile, movieID: id)) ?? nil) : nil
         do {
             let owner = try await writer()
-            return .saved(try await library.update(profile: owner, movie: movie, change: change), before: before)
+            return .saved(try await library.update(profile: owner, movie: movie, state: state, change: change), before: before)
         } catch let error as LibraryError {
             if case .noteTooLong = error { return .invalidNote(error.message, title: movie.title) }
             if case .superseded = error { return .superseded(error.message) }
@@ -82,15 +84,18 @@ struct LibraryActions: Sendable {
         if case .some(let rating) = rating {
             do { _ = try LibraryService.validatedRating(rating) } catch { return .invalidRating(error.message) }
         }
+        // Never waits on TVMaze: a show known nowhere is saved with its details to come.
         let show: Show
-        switch await titles.show(id, profile: profile) {
-        case .found(let found, _): show = found
+        var state: TitleState?
+        switch await titles.showForSave(id, profile: profile) {
+        case .found(let found): show = found
+        case .pending(let standIn): (show, state) = (standIn, .pending)
         case .notFound: return .titleNotFound
-        case .unavailable: return .unavailable
         }
         let item: LibraryItem?
         do {
-            item = try await library.update(profile: try await writer(), show: show, favorite: favorite, rating: rating, madeAt: madeAt)
+            item = try await library.update(
+                profile: try await writer(), show: show, state: state, favorite: favorite, rating: rating, madeAt: madeAt)
         } catch LibraryError.superseded(let kept) {
             return .superseded(LibraryError.superseded(kept).message)
         } catch let refused as VisitorThrottle.Refused {
@@ -101,6 +106,7 @@ struct LibraryActions: Sendable {
         }
         if favorite == true {
             guard item != nil else { return .storageFailed }
+            guard state == nil else { return .saved(item, before: nil) }
             await posters.prefetch([show.imageMedium, show.imageOriginal].compactMap { $0 })
         }
         return .saved(item, before: nil)

@@ -61,19 +61,21 @@ public final class LibraryService: Sendable {
     /// Applies a change and refreshes the snapshot. Returns nil when the title ends up in no list
     /// and unrated (both flags off, no rating), in which case its row is removed.
     @discardableResult
-    public func update(profile: UUID, movie: Movie, change: LibraryChange) async throws(LibraryError) -> LibraryItem? {
-        let title: SavedTitle
+    public func update(profile: UUID, movie: Movie, state: TitleState? = nil, change: LibraryChange) async throws(LibraryError) -> LibraryItem? {
+        var title: SavedTitle
         do { title = try movie.savedTitle() } catch { throw .storageFailed("\(error)") }
+        title.state = state
         return try await save(profile: profile, title: title, change: change)
     }
 
     /// Saves or removes a TV show in the favorites, or rates it (shows have no watched list or notes).
     @discardableResult
     public func update(
-        profile: UUID, show: Show, favorite: Bool?, rating: Int?? = nil, madeAt: Date? = nil
+        profile: UUID, show: Show, state: TitleState? = nil, favorite: Bool?, rating: Int?? = nil, madeAt: Date? = nil
     ) async throws(LibraryError) -> LibraryItem? {
-        let title: SavedTitle
+        var title: SavedTitle
         do { title = try show.savedTitle() } catch { throw .storageFailed("\(error)") }
+        title.state = state
         return try await save(profile: profile, title: title, change: LibraryChange(favorite: favorite, rating: rating, madeAt: madeAt))
     }
 
@@ -100,7 +102,7 @@ public final class LibraryService: Sendable {
                     kind: title.kind, itemID: title.itemID, title: title.title, genre: title.genre, releaseDate: title.releaseDate,
                     artworkURL: title.artworkURL, favorite: change.favorite ?? existing?.favorite ?? false,
                     watched: change.watched ?? existing?.watched ?? false, note: note ?? existing?.note, rating: rating ?? existing?.rating,
-                    updatedAt: madeAt)
+                    updatedAt: madeAt, titleState: title.state)
                 // A rated title stays saved (in All saved) even when it is in neither list.
                 guard item.favorite || item.watched || item.rating != nil else {
                     if existing != nil { try await EntryRow.delete(sql, profile: profile, kind: title.kind, itemID: title.itemID) }

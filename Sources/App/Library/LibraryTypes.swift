@@ -20,6 +20,16 @@ public struct SavedTitle: Sendable {
     /// A film's length, or a show's episode length: the statistics' hours watched.
     public var runtimeMinutes: Int? = nil
     public var snapshot: Data
+    /// Set while the details are still to come, or when the catalogue does not know the title.
+    public var state: TitleState? = nil
+}
+
+/// A saved title whose details are not (yet) the catalogue's: saved by id before PopcornSwirl had
+/// them (`pending`: the catalogue worker is asking), or an id the catalogue answered it does not
+/// know (`unknown`: shown as such, for the person to remove).
+public enum TitleState: String, Sendable, Equatable {
+    case pending
+    case unknown
 }
 
 extension Movie {
@@ -54,6 +64,8 @@ public struct LibraryItem: Sendable, Equatable {
     /// 1–10 half stars (`Rating`); nil when not rated.
     public var rating: Int?
     public var updatedAt: Date
+    /// nil once the catalogue's details are in.
+    public var titleState: TitleState? = nil
 
     public var year: Int? { releaseDate.map { Calendar.utc.component(.year, from: $0) } }
 }

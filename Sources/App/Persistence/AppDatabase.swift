@@ -38,8 +38,7 @@ public final class AppDatabase: Sendable {
     /// Connections a PostgreSQL pool opens at most per event loop.
     static let postgresConnectionsPerLoop = 4
 
-    /// In the order they run. Append only: Fluent records each by name as applied, and a landed
-    /// migration never changes (see Migrations/).
+    /// In the order they run. Append only: Fluent records each by name as applied (see Migrations/).
     static let migrations: [any Migration] = [
         CreateProfiles(),
         CreateLibraryEntries(),
@@ -67,6 +66,9 @@ public final class AppDatabase: Sendable {
         CreateLeases(),
         IndexFavoritesByKind(),
         CreateWatchTallies(),
+        CreateTitleIndex(),
+        CreateCatalogRequests(),
+        AddTitleState(),
     ]
 
     private init(

@@ -20,4 +20,11 @@ struct SQLCacheStore: CatalogCacheStore {
                 .run()
         }
     }
+
+    func fetchedAt(keysStartingWith prefix: String) async throws -> [(key: String, fetchedAt: Date)] {
+        // Keys are written by this code alone: no `%` or `_` of a caller's to escape in the prefix.
+        try await database.sql.raw(
+            "SELECT cache_key, fetched_at FROM catalog_cache WHERE cache_key LIKE \(bind: prefix + "%")"
+        ).all().map { (try $0.decode(column: "cache_key", as: String.self), try $0.decode(column: "fetched_at", as: Date.self)) }
+    }
 }

@@ -15,21 +15,15 @@ public struct SearchResult: Sendable {
     public var bestMatch: Movie? { movies.first }
     public var otherMovies: ArraySlice<Movie> { movies.dropFirst() }
 
-    /// Every answer was valid and a film was found: the search becomes the remembered one. OMDb's
-    /// `Response: False` counts as invalid (the Movie Collection specs' failure), "Movie not found!" included.
-    /// What is remembered of this result: its best match, when the result may be remembered.
+    /// What is remembered of this result as the person's last search: its best match, whatever
+    /// OMDb answered (OMDb only adds details); nil when no film was found.
     func lastSearch(at time: Date) -> LastSearch? {
-        guard isRememberable, let movie = bestMatch else { return nil }
+        guard let movie = bestMatch else { return nil }
         return LastSearch(query: query, movie: movie, details: omdb?.details, searchedAt: time)
     }
 
-    public var isRememberable: Bool {
-        guard bestMatch != nil else { return false }
-        switch omdb {
-        case .failed, .notFound: return false
-        case .disabled, .found, .limitReached, nil: return true
-        }
-    }
+    /// A film was found: the search becomes the person's last search.
+    public var isRememberable: Bool { bestMatch != nil }
 }
 
 public enum SearchOutcome: Sendable {
@@ -58,6 +52,8 @@ public final class SearchService: Sendable {
     /// iTunes' search answers as decoded (11 % of a search page's CPU was decoding them again).
     private let decoded = DecodedAnswers<[Movie]>()
     let clock: any AppClock
+    /// Every title received: searched at once, whatever the upstreams answer.
+    let index: TitleIndex
     /// Moved by every write of a person's last search or recent searches, as by a change to their
     /// lists: a search page kept for a person is reused only while nothing of theirs changed.
     let versions: LibraryVersions
@@ -66,7 +62,7 @@ public final class SearchService: Sendable {
         upstream: CachedUpstream, catalog: MovieCatalog, baseURL: String, country: String, offline: OfflineCatalog, shows: ShowCatalog,
         omdb: OMDbClient,
         lastSearches: LastSearchStore, history: SearchHistoryStore, connectivity: Connectivity, clock: any AppClock,
-        versions: LibraryVersions
+        index: TitleIndex, versions: LibraryVersions
     ) {
         self.upstream = upstream
         self.catalog = catalog
@@ -79,6 +75,7 @@ public final class SearchService: Sendable {
         self.history = history
         self.connectivity = connectivity
         self.clock = clock
+        self.index = index
         self.versions = versions
     }
 
@@ -88,14 +85,21 @@ public final class SearchService: Sendable {
                 "\(baseURL)/search?term=\(PercentEncoding.query(query.text))&media=movie&entity=movie&limit=\(Self.resultLimit)&country=\(country)")!
     }
 
+    /// The films and shows for a title: the local title index's matches at once, merged with what
+    /// iTunes and TVMaze add. When a limit keeps iTunes from being asked (its own, our throttle, the
+    /// client's share), the index's matches are the answer, marked `.local`; unreachable, the index's
+    /// and the bundled catalogue's, marked offline. Only an invalid answer from iTunes fails.
     public func search(_ query: SearchQuery) async -> SearchOutcome {
-        async let showResult = shows.search(query.text)
+        async let showResult = showsFound(query)
+        async let indexed = (try? await index.movies(matching: query.text)) ?? []
         let movies: [Movie]
         let source: CatalogSource
         switch await films(query) {
-        case .success(let found): (movies, source) = found
+        case .success(let found): (movies, source) = (Self.merged(found.0, await indexed), found.1)
+        case .failure(let error) where error.isLimit: (movies, source) = (await indexed, .local)
         case .failure(let error):
             _ = await showResult
+            _ = await indexed
             return .failed(error)
         }
         let ranked = Self.ranked(movies, for: query)
@@ -106,6 +110,22 @@ public final class SearchService: Sendable {
             SearchResult(
                 query: query.text, movies: ranked, source: source, omdb: omdbStatus, shows: tv.shows, showSource: tv.source
             ))
+    }
+
+    /// TVMaze's shows for the query with the index's after them; the index's alone when TVMaze
+    /// cannot be asked.
+    func showsFound(_ query: SearchQuery) async -> (shows: [Show], source: CatalogSource) {
+        async let indexed = (try? await index.shows(matching: query.text)) ?? []
+        switch await shows.find(query.text) {
+        case .success(let result): return (Self.merged(result.shows, await indexed), result.source)
+        case .failure(let error): return (await indexed, error.isLimit ? .local : .offlineCatalogue)
+        }
+    }
+
+    /// `first`, then those of `then` it lacks (by id).
+    static func merged<Title: Identifiable>(_ first: [Title], _ then: [Title]) -> [Title] {
+        let ids = Set(first.map(\.id))
+        return first + then.filter { !ids.contains($0.id) }
     }
 
     /// iTunes' films for a title in its relevance order (cached 12 hours); the bundled catalogue's

@@ -72,6 +72,16 @@ public final class ShowCatalog: Sendable {
         }
     }
 
+    /// A show PopcornSwirl holds already, of any age, without asking TVMaze (`.notFound` for a kept
+    /// answer that TVMaze has none); nil when nothing is known.
+    func known(id: Int) async -> ShowLookup? {
+        if let kept = await upstream.kept(key: "tvmaze:show:\(id)") {
+            guard let show = decodedShows.value("tvmaze:show:\(id)", kept, decode: { try? TVMazeDecoder.show(from: $0) }) else { return .notFound }
+            return .found(show, .live(fetchedAt: kept.fetchedAt))
+        }
+        return offline.show(id: id).map { .found($0, .offlineCatalogue) }
+    }
+
     private func fallback(_ id: Int, _ error: UpstreamError) -> ShowLookup {
         if let show = offline.show(id: id) { return .found(show, .offlineCatalogue) }
         return .unavailable(error)

@@ -80,17 +80,20 @@ enum Fixtures {
             }
             return json("itunes/year-\(term).json")
         }
-        if url.path.hasSuffix("/lookup"), let id = value("id").flatMap(Int.init) {
-            for file in ["itunes/year-2026.json", "itunes/year-2025.json", "itunes/search.json"] {
-                let body = data(file)
-                let object = try! JSONSerialization.jsonObject(with: body) as! [String: Any]
-                let results = (object["results"] as! [[String: Any]]).filter { ($0["trackId"] as? Int) == id }
-                if !results.isEmpty {
-                    let answer = try! JSONSerialization.data(withJSONObject: ["resultCount": results.count, "results": results])
-                    return UpstreamResponse(status: 200, contentType: "text/javascript", body: answer)
+        if url.path.hasSuffix("/lookup"), let ids = value("id")?.split(separator: ",").compactMap({ Int($0) }), !ids.isEmpty {
+            // One id or several (`id=a,b,c`): each film the fixtures have, once.
+            var results: [[String: Any]] = []
+            for id in ids {
+                for file in ["itunes/year-2026.json", "itunes/year-2025.json", "itunes/search.json"] {
+                    let object = try! JSONSerialization.jsonObject(with: data(file)) as! [String: Any]
+                    if let film = (object["results"] as! [[String: Any]]).first(where: { ($0["trackId"] as? Int) == id }) {
+                        results.append(film)
+                        break
+                    }
                 }
             }
-            return UpstreamResponse(status: 200, contentType: "text/javascript", body: Data(#"{"resultCount":0,"results":[]}"#.utf8))
+            let answer = try! JSONSerialization.data(withJSONObject: ["resultCount": results.count, "results": results])
+            return UpstreamResponse(status: 200, contentType: "text/javascript", body: answer)
         }
         return UpstreamResponse(status: 404, body: Data())
     }

@@ -106,8 +106,9 @@ struct TestApp {
             config.tvmazeBaseURL = "https://tvmaze.test"
             config.omdbBaseURL = "https://omdb.test"
             config.posterCacheDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("posters-\(UUID())").path
-            // Tests drive imports themselves (`drain`, `runNext`); one test turns the worker on.
+            // Tests drive imports (`drain`, `runNext`) and the catalogue worker (`round`) themselves.
             config.importWorker = false
+            config.catalogWorker = false
             // A page's wait on the (fake, instant) upstream is bounded only where a test says so:
             // on a loaded machine (the PostgreSQL pass runs 48 test databases at once on 2 cores) a
             // miss's few writes — lease, throttle, cache, release — took over 30 s.
@@ -116,9 +117,7 @@ struct TestApp {
             config.operations.listensForChanges = false
             config.operations.readinessProbeMilliseconds = 120_000
             configure(&config)
-            let services = try AppServices(
-                config: config, database: database, http: upstream, clock: clock, logger: logger, sleep: { _ in }
-            )
+            let services = try AppServices(config: config, database: database, http: upstream, clock: clock, logger: logger, sleep: { _ in })
             defer { try? FileManager.default.removeItem(atPath: config.posterCacheDirectory) }
             do {
                 let result = try await body(TestApp(services: services, upstream: upstream, clock: clock))

@@ -99,6 +99,15 @@ struct TitleMatcher: Sendable {
             via = "IMDb id via OMDb, then "
         }
         var candidates: [TitleCandidate] = []
+        // PopcornSwirl's own catalogue first: a film any year list, search or import brought in
+        // needs no iTunes call (a few hundred rows never wait on its per-minute allowance).
+        for name in [title, row.originalTitle].compactMap({ $0 }) where !name.isEmpty {
+            let films = (try? await search.index.movies(matching: name)) ?? []
+            let found = films.map { TitleCandidate(kind: .movie, id: $0.id, title: $0.title, year: $0.year) }
+            if let pick = Self.pick(found, title: name, year: year), pick.how != Self.onlyOne, let film = films.first(where: { $0.id == pick.0.id }) {
+                return (.found(.movie(film), how: via + Self.inCatalogue(pick.how)), !via.isEmpty)
+            }
+        }
         for name in [title, row.originalTitle].compactMap({ $0 }) where !name.isEmpty {
             guard let query = try? SearchQuery(name) else { continue }
             switch await search.films(query) {
@@ -131,6 +140,17 @@ struct TitleMatcher: Sendable {
             }
         }
         guard !row.title.isEmpty else { return (.unsure([], reason: "The row has no name to look for."), false) }
+        // PopcornSwirl's own catalogue first, as for films.
+        let indexed = (try? await search.index.shows(matching: row.title)) ?? []
+        if let imdb = row.imdbID, let show = indexed.first(where: { $0.imdbID == imdb }) {
+            return (.found(.show(show), how: "IMDb id in PopcornSwirl’s catalogue"), true)
+        }
+        let known = indexed.map { TitleCandidate(kind: .show, id: $0.id, title: $0.name, year: $0.premieredYear) }
+        if row.imdbID == nil, row.tvdbID == nil, let pick = Self.pick(known, title: row.title, year: row.year), pick.how != Self.onlyOne,
+            let show = indexed.first(where: { $0.id == pick.0.id })
+        {
+            return (.found(.show(show), how: Self.inCatalogue(pick.how)), false)
+        }
         switch await shows.find(row.title) {
         case .failure(let error): return (Self.refused(error, "TVMaze"), false)
         case .success(let result):
@@ -150,11 +170,17 @@ struct TitleMatcher: Sendable {
     static func pick(_ found: [TitleCandidate], title: String, year: Int?) -> (TitleCandidate, how: String)? {
         let wanted = SearchQuery.fold(title).lowercased()
         let exact = found.filter { SearchQuery.fold($0.title).lowercased() == wanted }
-        guard let year else { return exact.count == 1 ? (exact[0], "title (the only one) on iTunes") : nil }
+        guard let year else { return exact.count == 1 ? (exact[0], onlyOne) : nil }
         if let same = exact.first(where: { $0.year == year }) { return (same, "title and year on iTunes") }
         if let near = exact.first(where: { $0.year.map { abs($0 - year) <= 1 } ?? false }) { return (near, "title, a year apart, on iTunes") }
         return nil
     }
+
+    /// A lone title without a year: trusted from iTunes' own search, not from the local catalogue
+    /// (which holds only what PopcornSwirl happened to receive).
+    static let onlyOne = "title (the only one) on iTunes"
+
+    static func inCatalogue(_ how: String) -> String { how.replacingOccurrences(of: "on iTunes", with: "in PopcornSwirl’s catalogue") }
 
     static func noMatch(_ title: String, _ year: Int?, on upstream: String) -> String {
         "\(upstream) has no \(upstream == "TVMaze" ? "show" : "film") called “\(title)”\(year.map { " from about \($0)" } ?? "")."

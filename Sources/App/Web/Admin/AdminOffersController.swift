@@ -5,6 +5,8 @@ import Hummingbird
 struct AdminOffersController {
     let admin: OfferAdmin
     let renderer: PageRenderer
+    /// Whether OMDb refuses the configured key (shown on the dashboard until it answers again).
+    let omdb: OMDbClient
 
     /// Registers on the `/admin` group: its gate has already refused anyone but an administrator.
     func register(on group: RouterGroup<AppRequestContext>) {
@@ -88,7 +90,16 @@ struct AdminOffersController {
                     totals: totals[offer.id] ?? OfferCounts(), range: range
                 )
             },
-            flash: flash, store: admin.referringStore
+            flash: flash, store: admin.referringStore,
+            notices: await omdb.keyRefusal().map { refusal in
+                [
+                    AdminNotice(
+                        text:
+                            "OMDb refuses the key in OMDB_API_KEY (“\(refusal.message.prefix(120))”), so searches show no cast, plot or IMDb rating. "
+                            + "Check the key, or remove OMDB_API_KEY. Searches and last searches work meanwhile. Since",
+                        since: Moment(refusal.at))
+                ]
+            } ?? []
         )
         return try renderer.response(page, status: rangeError == nil ? .ok : .badRequest)
     }

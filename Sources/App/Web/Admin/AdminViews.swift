@@ -110,10 +110,18 @@ struct AdminDashboardPage: Page {
     let flash: String?
     /// Who the orders are made for, as every click-through tells the shop.
     let store: ReferringStore
+    /// Upstreams that refused PopcornSwirl itself (OMDb's key), for the administrator to mend.
+    let notices: [AdminNotice]
     let newOfferURL = AdminRoute.newOffer.path
     let newAdvertiserURL = AdminRoute.newAdvertiser.path
     let rangeURL = AdminRoute.offers.path
     let logoutURL = Route.signOut.path
+}
+
+/// Something the administrator should know and mend: what happened, since when, what to do.
+struct AdminNotice {
+    let text: String
+    let since: Moment
 }
 
 struct AdminOption {

@@ -45,6 +45,8 @@ struct CookieJar: Sendable {
     static let csrf = "ps_csrf"
     /// A visitor without a profile's last search (see `SearchController`).
     static let lastSearch = "ps_last_search"
+    /// A visitor without a profile's recent searches (`VisitorSearches`).
+    static let recentSearches = "ps_recent_searches"
 
     var secure = false
     /// The request's cookies, parsed once by the first middleware (`SecurityHeadersMiddleware`).

@@ -46,7 +46,7 @@ struct MovieCardView: Hashable {
         film = FilmFields(id: id, title: title, artworkURL: artworkURL, saved: state)
         self.year = year.map(String.init)
         self.genre = genre
-        meta = [year.map(String.init), genre].compactMap { $0 }.joined(separator: " · ")
+        meta = state?.titleState.map { TitleStateText.film($0, id: id) } ?? [year.map(String.init), genre].compactMap { $0 }.joined(separator: " · ")
         self.returnTo = returnTo
         favoriteLabel = film.favorite ? "Favorite ✓" : "Favorite"
         watchedLabel = film.watched ? "Watched ✓" : "Watched"
@@ -86,6 +86,23 @@ extension MovieCardView: MustacheParent {
         case "watchedLabel": watchedLabel
         case "ratingPicker": ratingPicker
         default: nil
+        }
+    }
+}
+
+/// What a saved title's card says while its details are not the catalogue's (`TitleState`).
+enum TitleStateText {
+    static func film(_ state: TitleState, id: Int) -> String {
+        switch state {
+        case .pending: "Details on their way from iTunes"
+        case .unknown: "iTunes doesn’t know a film with the id \(id): remove it, or search for it by name"
+        }
+    }
+
+    static func show(_ state: TitleState, id: Int) -> String {
+        switch state {
+        case .pending: "Details on their way from TVMaze"
+        case .unknown: "TVMaze doesn’t know a show with the id \(id): delete it, or search for it by name"
         }
     }
 }

@@ -51,7 +51,8 @@ struct MoviesController {
         let shown = year
         @Sendable func render(_ states: [Int: LibraryItem]) throws -> (html: String, listing: ListingContext) {
             let cards = list.movies.map { renderer.card(MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo)) }
-            let html = try renderer.html(MoviesPage(year: shown, currentYear: currentYear, cards: cards, source: list.source))
+            let html = try renderer.html(
+                MoviesPage(year: shown, currentYear: currentYear, cards: cards, source: list.source, notFetchedYet: list.notFetchedYet))
             return (html, ListingContext(movies: list.movies, kind: .movie, key: key, name: "movies-\(shown)"))
         }
         guard let profile = context.profileID else {

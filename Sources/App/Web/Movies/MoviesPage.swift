@@ -30,11 +30,13 @@ struct MoviesPage: Page {
     let emptyMessage: String
     let error: String?
 
-    init(year: Int, currentYear: Int, cards: [RenderedCard], source: CatalogSource?, error: String? = nil) {
-        chrome = Chrome(
-            error == nil ? "Movies of \(year)" : "Movies", tab: .movies, notice: source.flatMap { Formats.sourceNotice($0) },
-            retryURL: Route.moviesOf(year: year)
-        )
+    /// `notFetchedYet`: iTunes' list of the year was never fetched (the bundled films stand in).
+    init(year: Int, currentYear: Int, cards: [RenderedCard], source: CatalogSource?, notFetchedYet: Bool = false, error: String? = nil) {
+        let notice =
+            notFetchedYet && source == .local
+            ? SourceNotice(text: "\(year)’s films are on their way from iTunes — showing PopcornSwirl’s built-in catalogue meanwhile.", savedOn: nil)
+            : source.flatMap { Formats.sourceNotice($0) }
+        chrome = Chrome(error == nil ? "Movies of \(year)" : "Movies", tab: .movies, notice: notice, retryURL: Route.moviesOf(year: year))
         self.year = year
         years = (MovieCatalog.firstYear...MovieCatalog.latestYear(current: currentYear)).reversed().map {
             YearOption(value: $0, selected: $0 == year)
@@ -43,9 +45,12 @@ struct MoviesPage: Page {
         hasCards = !cards.isEmpty
         countText = cards.count == 1 ? "1 film" : "\(cards.count) films"
         emptyMessage =
-            source == .offlineCatalogue
-            ? "No films from \(year) are in the offline catalogue. Try again when you’re back online, or pick another year."
-            : "No films from \(year) were found on iTunes. Pick another year."
+            switch source {
+            case .offlineCatalogue: "No films from \(year) are in the offline catalogue. Try again when you’re back online, or pick another year."
+            case .local where notFetchedYet:
+                "\(year)’s films are being fetched from iTunes and will be here in a moment. Retry shortly, or pick another year."
+            default: "No films from \(year) were found on iTunes. Pick another year."
+            }
         self.error = error
     }
 }

@@ -33,13 +33,24 @@ extension SearchController {
         let form = try await FormInput.decode(RemoveRecentForm.self, request, context)
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.search.path)
         let wantsJSON = FormInput.wantsJSON(request)
-        guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw),
-            try await search.removeFromHistory(id, profile: context.profileID)
-        else {
-            let message = "That search is not among your recent searches (it may have been removed already)."
-            if wantsJSON { return try JSONAnswer.error(.notFound, message) }
-            return try ErrorPages.notFound(renderer, message)
+        guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw) else {
+            return try notRecent(wantsJSON)
         }
+        if context.profileID == nil {
+            // A visitor without a profile: the list is their cookie.
+            let entries = VisitorSearches.read(request, context)
+            guard entries.contains(where: { $0.id == id }) else { return try notRecent(wantsJSON) }
+            var response: Response = wantsJSON ? .init(status: .noContent) : .redirect(to: returnTo, type: .normal)
+            response.setCookie(VisitorSearches.cookie(entries.filter { $0.id != id }, context))
+            return response
+        }
+        guard try await search.removeFromHistory(id, profile: context.profileID) else { return try notRecent(wantsJSON) }
         return wantsJSON ? .init(status: .noContent) : .redirect(to: returnTo, type: .normal)
+    }
+
+    private func notRecent(_ wantsJSON: Bool) throws -> Response {
+        let message = "That search is not among your recent searches (it may have been removed already)."
+        if wantsJSON { return try JSONAnswer.error(.notFound, message) }
+        return try ErrorPages.notFound(renderer, message)
     }
 }

@@ -40,17 +40,26 @@ struct SearchController {
         case .results(let result):
             // A search another site linked or embedded (`FetchMetadata.isOwnRequest`) is shown but
             // does not replace the person's last search.
-            return try await results(result, of: query, context, done: done, remember: FetchMetadata(request.headers).isOwnRequest)
+            return try await results(result, of: query, request, context, done: done, remember: FetchMetadata(request.headers).isOwnRequest)
         }
     }
 
     private func results(
-        _ result: SearchResult, of query: SearchQuery, _ context: AppRequestContext, done: String?, remember: Bool
+        _ result: SearchResult, of query: SearchQuery, _ request: Request, _ context: AppRequestContext, done: String?, remember: Bool
     ) async throws -> Response {
-        var cookie: Cookie?
-        if remember, context.profileID == nil, let last = result.lastSearch(at: clock.now()) {
-            // No profile yet: the query and its time are kept in a cookie, so a GET never creates rows.
-            cookie = context.cookies.make(CookieJar.lastSearch, Self.cookieValue(last), maxAge: 30 * 86_400)
+        var cookies: [Cookie] = []
+        var visitorHistory: [SearchHistoryEntry]?  // No profile: the last and recent searches live in cookies (a GET makes no rows).
+        if context.profileID == nil {
+            visitorHistory = VisitorSearches.read(request, context)
+            if remember {
+                let now = clock.now()
+                if let last = result.lastSearch(at: now) {
+                    cookies.append(context.cookies.make(CookieJar.lastSearch, Self.cookieValue(last), maxAge: VisitorSearches.maxAge))
+                }
+                let recent = VisitorSearches.adding(query, at: now, to: visitorHistory ?? [])
+                cookies.append(VisitorSearches.cookie(recent, context))
+                visitorHistory = recent
+            }
         }
         // The page of this answer for this person, while nothing of theirs changed: their lists, last
         // search and recent searches all move `versions` (read before anything is read or written, so
@@ -58,13 +67,13 @@ struct SearchController {
         // its writes: the same search again within the hour writes nothing.
         let profile = context.profileID
         let (owner, version) = library.versions.owner(profile)
-        let key = "\(owner)|\(remember)|\(done ?? "")|\(Self.identity(result))"
+        let key = "\(owner)|\(visitorHistory.map(VisitorSearches.identity) ?? "")|\(remember)|\(done ?? "")|\(Self.identity(result))"
         let parts: PageParts
         let listing: ListingContext
         if let kept = pages.get(key, version: version) {
             (parts, listing) = (kept.parts, kept.listing)
         } else {
-            let made = try await render(result, of: query, context, done: done, remember: remember)
+            let made = try await render(result, of: query, context, done: done, remember: remember, visitorHistory: visitorHistory)
             if made.complete {
                 let kept = pages.put(key, version: version, html: made.html, listing: made.listing)
                 (parts, listing) = (kept.parts, kept.listing)
@@ -73,7 +82,7 @@ struct SearchController {
             }
         }
         var response = await renderer.listingResponse(parts, listing: listing, offers: offers, visitor: context.visitor)
-        if let cookie { response.setCookie(cookie) }
+        for cookie in cookies { response.setCookie(cookie) }
         return response
     }
 
@@ -95,7 +104,8 @@ struct SearchController {
     /// The page: the search kept as the person's last and recent one (when it is theirs to keep),
     /// their state on each title. `complete`: nothing failed on the way, so the page may be kept.
     private func render(
-        _ result: SearchResult, of query: SearchQuery, _ context: AppRequestContext, done: String?, remember: Bool
+        _ result: SearchResult, of query: SearchQuery, _ context: AppRequestContext, done: String?, remember: Bool,
+        visitorHistory: [SearchHistoryEntry]?
     ) async throws -> (html: String, listing: ListingContext, complete: Bool) {
         let returnTo = Route.searchFor(result.query)
         var messages: [SearchMessage] = []
@@ -110,7 +120,9 @@ struct SearchController {
             }
         }
         let history: [SearchHistoryEntry]
-        if remember, let profile = context.profileID {
+        if let visitorHistory {
+            history = visitorHistory
+        } else if remember, let profile = context.profileID {
             let recorded = await record(query, profile: profile, context)
             (history, complete) = (recorded.entries, complete && recorded.recorded)
         } else {
@@ -171,7 +183,7 @@ struct SearchController {
                 query: "", messages: [SearchMessage(.error, "Your last search could not be loaded just now. You can still search.")])
             return try renderer.response(page, status: .serviceUnavailable)
         }
-        let history = await recent(context)
+        let history = context.profileID == nil ? VisitorSearches.read(request, context) : await recent(context)
         guard let last else {
             if await search.isOnline() {
                 let page = SearchPage(query: "", messages: [SearchMessage(.welcome, SearchPage.welcome, heading: "Find a film or a show")])
@@ -212,8 +224,8 @@ struct SearchController {
         )
     }
 
-    /// What a missing extra-details lookup means for the person: less on the page, and the search
-    /// not kept as the last one. Never the services' names: a person does not know or need them.
+    /// What a missing extra-details lookup means for the person: less on the page (the search is
+    /// still their last one). Never the services' names: a person does not know or need them.
     static let detailsMissing = "Some film details are missing"
 
     static func omdbMessage(_ status: OMDbStatus?) -> SearchMessage? {
@@ -221,7 +233,7 @@ struct SearchController {
         case .failed:
             return SearchMessage(
                 .error,
-                "The film’s extra details (such as the cast and the IMDb rating) can’t be loaded right now, so some are missing below. Search again later to see them. Your last search is kept as it was.",
+                "The film’s extra details (such as the cast and the IMDb rating) can’t be loaded right now, so some are missing below. Search again later to see them.",
                 heading: detailsMissing)
         case .limitReached:
             return SearchMessage(
@@ -229,7 +241,7 @@ struct SearchController {
         case .notFound:
             return SearchMessage(
                 .error,
-                "There are no extra details (such as the cast and the IMDb rating) for this film, so some are missing below. Your last search is kept as it was.",
+                "There are no extra details (such as the cast and the IMDb rating) for this film, so some are missing below.",
                 heading: detailsMissing)
         case .disabled, .found, nil:
             return nil

@@ -10,6 +10,8 @@ enum Formats {
         case .stale(let savedOn): SourceNotice(text: "Offline — showing results saved on", savedOn: Moment(savedOn))
         case .offlineCatalogue: SourceNotice(text: "Offline — \(provider) can’t be reached, showing PopcornSwirl’s built-in catalogue", savedOn: nil)
         case .kept: SourceNotice(text: "Not on iTunes — kept from an import by its IMDb id, with what OMDb knows of it", savedOn: nil)
+        case .local: SourceNotice(text: "From PopcornSwirl’s own catalogue — \(provider) will be asked again in a moment", savedOn: nil)
+        case .saved(let on): SourceNotice(text: "Your saved copy — a fresh one is on its way. Saved on", savedOn: Moment(on))
         }
     }
 

@@ -29,14 +29,17 @@ struct ShowCardView: MustacheParent, Hashable {
     init(item: LibraryItem, returnTo: String) {
         self.init(
             id: Int(item.itemID) ?? 0, name: item.title, year: item.year, genre: item.genre, artworkURL: item.artworkURL,
-            saved: item.favorite, returnTo: returnTo, rating: .some(item.rating))
+            saved: item.favorite, returnTo: returnTo, rating: .some(item.rating), state: item.titleState)
     }
 
     /// `rating`: `.some` on a card of the person's lists (which offers the rating picker).
-    private init(id: Int, name: String, year: Int?, genre: String?, artworkURL: String?, saved: Bool, returnTo: String, rating: Int??) {
+    private init(
+        id: Int, name: String, year: Int?, genre: String?, artworkURL: String?, saved: Bool, returnTo: String, rating: Int??,
+        state: TitleState? = nil
+    ) {
         self.id = id
         self.name = name
-        meta = [year.map(String.init), genre].compactMap { $0 }.joined(separator: " · ")
+        meta = state.map { TitleStateText.show($0, id: id) } ?? [year.map(String.init), genre].compactMap { $0 }.joined(separator: " · ")
         posterURL = Route.posterImage(source: artworkURL, seed: id, title: name)
         detailURL = Route.show.link(id)
         actionURL = Route.saveShow.link(id)
