@@ -36,7 +36,6 @@ extension APIController {
         case .invalid(let message): return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: message))))
         case .titleNotFound:
             return .notFound(.init(body: .applicationProblemJson(.notFound(LibraryOutcome.titleNotFoundText(kind, id)))))
-        case .unavailable: return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
         case .tooManyNewVisitors(let wait):
             let problem = Components.Schemas.Problem(status: 429, detail: VisitorThrottle.Refused(retryAfter: wait).message)
             return .tooManyRequests(.init(headers: .init(retryAfter: wait), body: .applicationProblemJson(problem)))

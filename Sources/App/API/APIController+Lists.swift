@@ -91,7 +91,6 @@ extension APIController {
         case .invalid(let message): return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: message))))
         case .titleNotFound:
             return .notFound(.init(body: .applicationProblemJson(.notFound(LibraryOutcome.titleNotFoundText(kind, titleID)))))
-        case .unavailable: return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
         case .storageFailed: return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.saveFailed))))
         }
     }

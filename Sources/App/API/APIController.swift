@@ -187,7 +187,8 @@ extension Components.Schemas.LibraryEntry {
         self.init(
             kind: item.kind == .show ? .show : .movie, id: id, title: item.title, genre: item.genre, year: item.year, releaseDate: item.releaseDate,
             posterUrl: Route.posterImage(source: item.artworkURL, seed: Int(id), title: item.title), favorite: item.favorite,
-            watched: item.watched, note: item.note, rating: item.rating, updatedAt: item.updatedAt
+            watched: item.watched, note: item.note, rating: item.rating, updatedAt: item.updatedAt,
+            titleState: item.titleState.map { $0 == .pending ? .pending : .unknown }
         )
     }
 }

@@ -6,8 +6,8 @@ import Synchronization
 /// The catalogue's background work, done by one server of the deployment at a time (the lease
 /// `catalog-worker` in the database; any server takes over within a minute of one stopping):
 ///
-/// - on start, the title index is filled from the bundled catalogue and every answer kept before
-///   the index existed (`TitleIndex.backfill`, once: when the index is empty);
+/// - on start, the title index is filled from the bundled catalogue, and once per database from
+///   every answer kept before the index existed (`TitleIndex.backfill`);
 /// - titles saved by id before their details were known: films 50 to an iTunes call
 ///   (`lookup?id=a,b,c`), shows one TVMaze call each; the details go into every saved copy, and an
 ///   id the catalogue does not know is marked so (`LibraryService.fillDetails`, `markUnknown`);
@@ -52,10 +52,8 @@ public struct CatalogWorker: Service {
                 do {
                     if try await leases.take(Self.lease, for: 30) {
                         if !indexed {
+                            try await index.backfill(bundled: catalog.offline, shows: shows.offline)
                             indexed = true
-                            if try await index.count() == 0 {
-                                try await index.backfill(bundled: catalog.offline, shows: shows.offline)
-                            }
                         }
                         _ = try await round()
                     }

@@ -6,25 +6,38 @@ enum DiaryOutcome: Sendable {
     /// The day, rating or note is not acceptable: what to change. Nothing was written.
     case invalid(String)
     case titleNotFound
-    case unavailable
     case tooManyNewVisitors(retryAfter: Int)
     case storageFailed
 }
 
-/// A film or show as it is kept with a watch or a list item: from the catalogue, else its saved snapshot.
+/// A film or show as it is kept with a watch or a list item: what PopcornSwirl holds of it, else a
+/// stand-in whose details the catalogue worker brings (never waiting on an upstream).
 enum TitleResolution: Sendable {
     case found(SavedTitle)
     case notFound
-    case unavailable
     case failed
 }
 
 extension LibraryActions {
     func savedTitle(_ kind: MediaKind, _ id: Int, profile: UUID?) async -> TitleResolution {
-        switch await titles.title(kind, id, profile: profile) {
-        case .found(let title): (try? title.savedTitle()).map(TitleResolution.found) ?? .failed
-        case .notFound: .notFound
-        case .unavailable: .unavailable
+        func saved(_ title: MatchedTitle, _ state: TitleState?) -> TitleResolution {
+            guard var saved = try? title.savedTitle() else { return .failed }
+            saved.state = state
+            return .found(saved)
+        }
+        switch kind {
+        case .movie:
+            switch await titles.movieForSave(id, profile: profile) {
+            case .found(let movie): return saved(.movie(movie), nil)
+            case .pending(let movie): return saved(.movie(movie), .pending)
+            case .notFound: return .notFound
+            }
+        case .show:
+            switch await titles.showForSave(id, profile: profile) {
+            case .found(let show): return saved(.show(show), nil)
+            case .pending(let show): return saved(.show(show), .pending)
+            case .notFound: return .notFound
+            }
         }
     }
 
@@ -46,7 +59,6 @@ extension LibraryActions {
         switch await savedTitle(kind, id, profile: profile) {
         case .found(let found): title = found
         case .notFound: return .titleNotFound
-        case .unavailable: return .unavailable
         case .failed: return .storageFailed
         }
         do {

@@ -6,7 +6,6 @@ enum ListItemOutcome: Sendable {
     /// The note or the list's size refuses it: what to change. Nothing was written.
     case invalid(String)
     case titleNotFound
-    case unavailable
     case storageFailed
 }
 
@@ -23,7 +22,6 @@ extension LibraryActions {
             switch await savedTitle(kind, id, profile: profile) {
             case .found(let found): title = found
             case .notFound: return .titleNotFound
-            case .unavailable: return .unavailable
             case .failed: return .storageFailed
             }
             return .done(try await lists.add(profile: profile, id: listID, title: title, position: position, note: note))

@@ -12,8 +12,6 @@ enum LibraryOutcome: Sendable {
     case notInLists
     /// The catalogue has no such title.
     case titleNotFound
-    /// The catalogue could not be reached and nothing was saved before.
-    case unavailable
     /// The note is too long; nothing was written. `title` names the film for the note form.
     case invalidNote(String, title: String)
     /// The rating is not 1–10; nothing was written.

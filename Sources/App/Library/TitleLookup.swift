@@ -40,7 +40,10 @@ struct TitleLookup: Sendable {
     func show(_ id: Int, profile: UUID?) async -> ShowLookup {
         let lookup = await shows.show(id: id)
         guard case .unavailable = lookup else { return lookup }
-        if let snapshot = try? await library.showSnapshot(profile: profile, showID: id) { return .found(snapshot.show, .saved(on: snapshot.savedAt)) }
+        if let snapshot = try? await library.showSnapshot(profile: profile, showID: id) {
+            await requests.ask(.show, String(id))
+            return .found(snapshot.show, .saved(on: snapshot.savedAt))
+        }
         if let indexed = try? await index.show(id: id) { return .found(indexed, .local) }
         return lookup
     }
@@ -86,20 +89,21 @@ struct TitleLookup: Sendable {
         return .pending(Show(id: id, name: "TVMaze show \(id)"))
     }
 
-    /// A film or show by kind and id: found, or why not.
+    /// A film or show by kind and id as PopcornSwirl holds it (never asking an upstream): an
+    /// import's chosen candidate, which a search showed. One known nowhere is `.unavailable`.
     func title(_ kind: MediaKind, _ id: Int, profile: UUID?) async -> TitleFound {
         switch kind {
         case .movie:
-            switch await movie(id, profile: profile) {
-            case .found(let movie, _): .found(.movie(movie))
+            switch await movieForSave(id, profile: profile) {
+            case .found(let movie): .found(.movie(movie))
+            case .pending: .unavailable
             case .notFound: .notFound
-            case .unavailable: .unavailable
             }
         case .show:
-            switch await show(id, profile: profile) {
-            case .found(let show, _): .found(.show(show))
+            switch await showForSave(id, profile: profile) {
+            case .found(let show): .found(.show(show))
+            case .pending: .unavailable
             case .notFound: .notFound
-            case .unavailable: .unavailable
             }
         }
     }

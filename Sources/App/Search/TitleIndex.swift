@@ -17,6 +17,9 @@ public struct TitleIndex: Sendable {
     let clock: any AppClock
     let logger: Logger
 
+    /// Kept in `catalog_cache` once the answers kept before the index existed are indexed.
+    static let backfilledKey = "meta:title-index-backfilled"
+
     /// Rows read per search before they are ranked in Swift (best full-text rank first).
     static let candidates = 100
 
@@ -117,11 +120,15 @@ public struct TitleIndex: Sendable {
         if !found.shows.isEmpty { await add(shows: found.shows) }
     }
 
-    /// The bundled catalogue and every answer already in `catalog_cache` (a database made before
-    /// the index existed), read 200 rows at a time. Upserts, so running it again changes nothing.
+    /// The bundled catalogue (each time: a new release may bring new films), and once per database
+    /// every answer already in `catalog_cache` (a database made before the index existed), read 200
+    /// rows at a time; `backfilledKey` in the store says it was done. Upserts: running it again
+    /// changes nothing.
     func backfill(bundled: OfflineCatalog, shows: OfflineShows) async throws {
         await add(movies: Array(bundled.moviesByID.values))
         await add(shows: shows.shows)
+        let store = SQLCacheStore(database: database)
+        guard try await store.read(Self.backfilledKey) == nil else { return }
         var after = ""
         while true {
             let rows = try await database.sql.raw(
@@ -131,7 +138,10 @@ public struct TitleIndex: Sendable {
                 ORDER BY cache_key LIMIT 200
                 """
             ).all()
-            guard let last = rows.last else { return }
+            guard let last = rows.last else {
+                try await store.write(Self.backfilledKey, CachedBody(body: Data("1".utf8), fetchedAt: clock.now()))
+                return
+            }
             for row in rows {
                 await ingest(key: try row.decode(column: "cache_key", as: String.self), body: try row.decode(column: "body", as: Data.self))
             }

@@ -20,7 +20,7 @@ struct MigrationSchemaTests {
             "App.CountClicksOnce", "App.CreateClientLimits", "App.CreateSearchHistory", "App.CreateShopSigning", "App.AddRatings",
             "App.CreateWatches", "App.IndexListFilters", "App.CreateCustomLists", "App.AddWatchDetails", "App.IndexStatistics",
             "App.IndexListSorts", "App.CreateImports", "App.CreateIdempotencyKeys", "App.CreateLeases", "App.IndexFavoritesByKind",
-            "App.CreateWatchTallies",
+            "App.CreateWatchTallies", "App.CreateTitleIndex", "App.CreateCatalogRequests", "App.AddTitleState",
         ]
         #expect(AppDatabase.migrations.map(\.name) == expected)
         // Fluent's default name, which older versions of these migrations were recorded under.

@@ -84,7 +84,7 @@ struct NeverAWallTests {
 
     @Test("with every upstream stopped, a film only ever seen in a year list is found: any case, accents, word prefixes, the year")
     func indexFindsYearListFilms() async throws {
-        try await TestApp.with { app in
+        try await TestApp.with(indexed: false) { app in
             try await app.test { client in
                 #expect(try await client.get("/movies?year=2026").text.contains("Spring Story"))
                 app.upstream.respond { _ throws(UpstreamError) in throw .unreachable("stopped") }

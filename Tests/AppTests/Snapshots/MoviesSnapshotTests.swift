@@ -91,7 +91,7 @@ struct MoviesSnapshotTests {
                 app.clock.advance(48 * 3600)
                 app.upstream.respond { _ throws(UpstreamError) in throw .unreachable("down") }
                 let page = try await client.get("/movies/2001", cookie: cookie)
-                #expect(page.text.contains("Big and loud.") && page.text.contains("Offline"))
+                #expect(page.text.contains("Big and loud.") && page.text.contains("Your saved copy"))
                 assertPage(page, named: "film-saved-offline")
             }
         }

@@ -161,3 +161,16 @@ extension Fixtures {
         return match.map { json(200, $0) } ?? json(200, ["Response": "False", "Error": "Movie not found!"])
     }
 }
+
+extension Fixtures {
+    /// The fixtures' films and shows as PopcornSwirl had received them before (a test app's title
+    /// index starts with them, so a save by id finds its title as it would after a year list or a
+    /// search; `TestApp.with(indexed: false)` starts with an empty index).
+    static func received(by index: TitleIndex) async {
+        let films = ["itunes/year-2025.json", "itunes/year-2026.json", "itunes/search.json"].flatMap {
+            (try? ITunesDecoder.movies(from: data($0))) ?? []
+        }
+        await index.add(movies: films)
+        await index.add(shows: (try? TVMazeDecoder.shows(from: data("tvmaze/shows.json"))) ?? [])
+    }
+}

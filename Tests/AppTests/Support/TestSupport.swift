@@ -98,7 +98,7 @@ struct TestApp {
 
     static func with<T>(
         upstream: FakeUpstream = .itunesFixtures(), clock: ManualClock = ManualClock(), configure: (inout AppConfig) -> Void = { _ in },
-        extraMigrations: [any Migration] = [], logger: Logger = TestDatabase.logger, _ body: (TestApp) async throws -> T
+        extraMigrations: [any Migration] = [], logger: Logger = TestDatabase.logger, indexed: Bool = true, _ body: (TestApp) async throws -> T
     ) async throws -> T {
         try await TestDatabase.with(extraMigrations: extraMigrations) { database in
             var config = AppConfig()
@@ -119,6 +119,7 @@ struct TestApp {
             configure(&config)
             let services = try AppServices(config: config, database: database, http: upstream, clock: clock, logger: logger, sleep: { _ in })
             defer { try? FileManager.default.removeItem(atPath: config.posterCacheDirectory) }
+            if indexed { await Fixtures.received(by: services.titleIndex) }
             do {
                 let result = try await body(TestApp(services: services, upstream: upstream, clock: clock))
                 await services.offers.tracker.close()

@@ -125,7 +125,7 @@ struct ShowPagesTests {
                 app.clock.advance(2 * 3600)
                 upstream.respond { _ throws(UpstreamError) in throw .unreachable("down") }
                 let detail = try await client.get("/shows/139", cookie: cookie)
-                #expect(detail.status == .ok && detail.text.contains("<h1>Girls</h1>") && detail.text.contains("Offline"))
+                #expect(detail.status == .ok && detail.text.contains("<h1>Girls</h1>") && detail.text.contains("Your saved copy"))
                 #expect(try await client.get("/shows/favorites", cookie: cookie).text.contains("Girls"))
                 let src = Route.query("https://static.tvmaze.com/uploads/images/original_untouched/31/78286.jpg")
                 let poster = try await client.get("/posters?seed=139&title=Girls&src=\(src)")

@@ -93,7 +93,7 @@ struct ImportJobTests {
             let report = try await #require(try await app.services.imports.report(profile: profile, job: job.id)).csv()
             #expect(report.hasPrefix("Row,File,Line,Title,Year,Result,Step,Why,Matched as,Kind,Id,Found by\r\n"))
             #expect(report.split(separator: "\r\n").count == 10)
-            #expect(report.contains("diary.csv,2,Midsommar,2019,landed,match,,Midsommar,movie,1476006349,title and year on iTunes"))
+            #expect(report.contains("diary.csv,2,Midsommar,2019,landed,match,,Midsommar,movie,1476006349,title and year in PopcornSwirl’s catalogue"))
             #expect(report.contains("diary.csv,5,,,failed,read,“7” is not a rating from ½ to 5 stars."))
             #expect(try await app.services.imports.report(profile: UUID(), job: job.id)?.job == nil, "another person's report is nobody's")
         }

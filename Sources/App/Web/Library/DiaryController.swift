@@ -67,7 +67,6 @@ struct DiaryController {
         case .logged: response = .redirect(to: Route.back(to: returnTo, at: "diary"), type: .normal)
         case .invalid(let message): return try ErrorPages.badRequest(renderer, message, backURL: returnTo)
         case .titleNotFound: return try ErrorPages.notFound(renderer, LibraryOutcome.titleNotFoundText(kind, id))
-        case .unavailable: return try ErrorPages.fetchFailed(renderer, retryURL: Route.titlePage(kind, String(id)))
         case .tooManyNewVisitors(let wait): throw VisitorThrottle.Refused(retryAfter: wait).httpError
         case .storageFailed:
             let fields = [("day", form.day), ("rating", form.rating), ("note", form.note), ("return_to", returnTo)]

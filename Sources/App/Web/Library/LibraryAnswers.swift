@@ -10,7 +10,6 @@ extension LibraryOutcome {
         case .saved, .removed: nil
         case .notInLists: (.notFound, Self.notInListsText(kind))
         case .titleNotFound: (.notFound, Self.titleNotFoundText(kind, id))
-        case .unavailable: (.serviceUnavailable, ErrorTexts.fetchFailed)
         case .invalidNote(let message, _), .invalidRating(let message): (.unprocessableContent, message)
         case .storageFailed: (.serviceUnavailable, Self.saveFailedText(kind))
         case .tooManyNewVisitors(let wait): (.tooManyRequests, VisitorThrottle.Refused(retryAfter: wait).message)
@@ -52,7 +51,6 @@ extension PageRenderer {
             return try ErrorPages.badRequest(self, detail, backURL: returnTo)
         default:
             if let retry { return try ErrorPages.retry(self, message: detail, form: retry) }
-            if case .unavailable = outcome { return try ErrorPages.fetchFailed(self, retryURL: Route.movie.link(id)) }
             let page = MessagePage(
                 chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: detail,
                 retryURL: Route.movie.link(id), backURL: Route.libraryList(.all)

@@ -159,7 +159,6 @@ struct ListsController {
         case .done: return .redirect(to: Route.back(to: returnTo, at: "lists"), type: .normal)
         case .invalid(let message): return try ErrorPages.badRequest(renderer, message, backURL: returnTo)
         case .titleNotFound: return try ErrorPages.notFound(renderer, LibraryOutcome.titleNotFoundText(kind, titleID))
-        case .unavailable: return try ErrorPages.fetchFailed(renderer, retryURL: Route.titlePage(kind, String(titleID)))
         case .storageFailed:
             let retry = RetryForm(action: Route.addToList(kind, titleID), fields: [("list", listID.uuidString), ("return_to", returnTo)])
             return try ErrorPages.retry(renderer, message: ErrorTexts.saveFailed, form: retry)
