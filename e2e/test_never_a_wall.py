@@ -11,7 +11,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import wait_for
-from helpers import until
+from helpers import click, until
 
 
 def recent_queries(driver) -> list[str]:
@@ -43,5 +43,5 @@ def test_a_visitors_last_search_is_the_last_one_made_and_all_are_recent(app, bro
     until(browser, lambda d: recent_queries(d) == ["Roma", "Knives Out", "Parasite"], 5, lambda: f"recent: {recent_queries(browser)}")
     # Removing one keeps the others, for a visitor too (their list is in their browser).
     item = browser.find_element(By.XPATH, "//li[@class='recent-item'][a[normalize-space()='Knives Out']]")
-    item.find_element(By.CSS_SELECTOR, "button").click()
+    click(browser, item.find_element(By.CSS_SELECTOR, "button"))
     until(browser, lambda d: recent_queries(d) == ["Roma", "Parasite"], 5, lambda: f"recent: {recent_queries(browser)}")
