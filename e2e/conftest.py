@@ -319,12 +319,15 @@ def launch_app(stub, tmpdir: Path, extra_env: dict | None = None) -> App:
             "OMDB_BASE_URL": stub.base_url,
             "OMDB_API_KEY": "test-key",
             "IMAGE_BASE_URL": f"{stub.base_url}/img",
-            # Every browser here is one client address (127.0.0.1) standing for many people: a
-            # person's fair share of iTunes (5 new searches a minute) would refuse the suite's
-            # searches. The share itself is tested by Tests/AppTests/Hardening/FairShareTests and
-            # scripts/attack (upstream-fair-share, put-show-no-body).
+            # Every browser here is one client address (127.0.0.1) standing for many people: the
+            # per-client abuse limit (30 new iTunes calls a minute) would answer the suite's searches
+            # from the title index. The limit itself is tested by Tests/AppTests/Hardening/FairShareTests
+            # and scripts/attack (upstream-fair-share, put-show-no-body).
             "SHARE_ITUNES_PER_MINUTE": "0",
             "SHARE_TVMAZE_PER_MINUTE": "0",
+            # A page waits on the stub up to 3 s (1 s by default): test_import slows iTunes to show
+            # an import in progress.
+            "UPSTREAM_WAIT_MS": "3000",
             # Likewise each test's browser is a new visitor from the same address.
             "NEW_VISITORS_PER_HOUR": "0",
         }

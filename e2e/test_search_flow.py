@@ -201,7 +201,7 @@ def test_searching_a_title_shows_the_best_match_in_full_and_remembers_it(app, br
 
 def test_other_films_and_tv_shows_that_match_are_listed_below_the_best_match(app, browser):
     search(browser, app, "Spider-Man")
-    assert section_titles(browser) == ["Best match", "More films"]
+    assert section_titles(browser) == ["Best match", "More films", "Recent searches"]
     assert best_title(browser) == "Spider-Man: Into the Spider-Verse"
     assert facts(browser)["IMDb rating"].startswith("8.4/10"), "OMDb's details for the best match"
     assert not browser.find_elements(By.CSS_SELECTOR, "div.search-error")
@@ -209,7 +209,7 @@ def test_other_films_and_tv_shows_that_match_are_listed_below_the_best_match(app
     assert sorted(others) == ["Spider-Man: Across the Spider-Verse", "Spider-Man: Brand New Day", "Spider-Man: No Way Home"]
 
     search(browser, app, "Girls")  # no film has it in its title; two TV shows do
-    assert section_titles(browser) == ["TV shows"]
+    assert section_titles(browser) == ["TV shows", "Recent searches"]
     assert message(browser, "info").text == "No films match “Girls” on iTunes."
     shows = [e.text for e in browser.find_elements(By.CSS_SELECTOR, ".shows-grid .show-card .card-title")]
     assert sorted(shows) == ["Chicken Girls", "Girls"]
