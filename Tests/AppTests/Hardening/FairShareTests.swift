@@ -18,7 +18,9 @@ struct FairShareTests {
 
     static func fivePerMinute(_ config: inout AppConfig) { config.shares.itunesPerMinute = 5 }
 
-    @Test("past its limit a client's new search answers 200 from the title index with a note; no call is made; others and, a minute on, itself get live answers")
+    @Test(
+        "past its limit a client's new search answers 200 from the title index with a note; no call is made; others and, a minute on, itself get live answers"
+    )
     func greedyClientAnsweredLocally() async throws {
         try await TestApp.with(configure: Self.fivePerMinute) { app in
             let greedy = try await app.signedIn("greedy").cookie

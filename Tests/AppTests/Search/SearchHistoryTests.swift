@@ -67,7 +67,9 @@ struct SearchHistoryTests {
         html.firstMatch(of: /action="(\/search\/history\/[0-9a-f-]+\/remove)"/).map { String($0.output.1) }
     }
 
-    @Test("a recent search can be removed, only by its owner; without a profile nothing is stored (the browser keeps its own); a cross-site link is not recorded")
+    @Test(
+        "a recent search can be removed, only by its owner; without a profile nothing is stored (the browser keeps its own); a cross-site link is not recorded"
+    )
     func removing() async throws {
         try await TestApp.with { app in
             let cookie = try await app.visitor()
