@@ -5,6 +5,9 @@ import Foundation
 public struct OfflineCatalog: Sendable {
     public let moviesByYear: [Int: [Movie]]
     let moviesByID: [Int: Movie]
+    /// Each film with its title folded once (folding 216 titles on every search was 6 % of an
+    /// uncached search page's CPU).
+    let folded: [(title: String, movie: Movie)]
 
     public init(movies: [Movie]) {
         var byYear: [Int: [Movie]] = [:]
@@ -14,6 +17,7 @@ public struct OfflineCatalog: Sendable {
         }
         moviesByYear = byYear.mapValues { $0.sortedNewestFirst() }
         moviesByID = Dictionary(movies.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        folded = moviesByID.values.map { (SearchQuery.fold($0.title), $0) }
     }
 
     /// Loads every `movies-*.json` file of the bundled catalogue.
@@ -38,6 +42,6 @@ public struct OfflineCatalog: Sendable {
     public func search(_ text: String) -> [Movie] {
         let wanted = SearchQuery.fold(text)
         guard !wanted.isEmpty else { return [] }
-        return moviesByID.values.filter { SearchQuery.fold($0.title).contains(wanted) }.sortedNewestFirst()
+        return folded.filter { $0.title.contains(wanted) }.map(\.movie).sortedNewestFirst()
     }
 }

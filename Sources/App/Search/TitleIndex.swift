@@ -204,9 +204,9 @@ public struct TitleIndex: Sendable {
         }
         var seen = Set<Int64>()
         var found: [(words: String, snapshot: Data)] = []
-        for row in starting
-            + matched.sorted(by: { (try? $0.decode(column: "seq", as: Int64.self)) ?? 0 > (try? $1.decode(column: "seq", as: Int64.self)) ?? 0 })
-        where seen.insert(try row.decode(column: "seq", as: Int64.self)).inserted {
+        // The full-text matches newest first, as PostgreSQL's query orders them.
+        let newestFirst = try matched.map { (seq: try $0.decode(column: "seq", as: Int64.self), row: $0) }.sorted { $0.seq > $1.seq }.map(\.row)
+        for row in starting + newestFirst where seen.insert(try row.decode(column: "seq", as: Int64.self)).inserted {
             let words = try row.decode(column: "words", as: String.self)
             if let year = query.year, try row.decodeNil(column: "year") || row.decode(column: "year", as: Int.self) != year,
                 !words.split(separator: " ").contains(where: { $0.hasPrefix(String(year)) })
