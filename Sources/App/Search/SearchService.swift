@@ -85,21 +85,22 @@ public final class SearchService: Sendable {
                 "\(baseURL)/search?term=\(PercentEncoding.query(query.text))&media=movie&entity=movie&limit=\(Self.resultLimit)&country=\(country)")!
     }
 
-    /// The films and shows for a title: the local title index's matches at once, merged with what
-    /// iTunes and TVMaze add. When a limit keeps iTunes from being asked (its own, our throttle, the
-    /// client's share), the index's matches are the answer, marked `.local`; unreachable, the index's
-    /// and the bundled catalogue's, marked offline. Only an invalid answer from iTunes fails.
+    /// The films and shows for a title: iTunes' and TVMaze's live answers as they are; the local
+    /// title index's matches whenever an answer is not live or found nothing (reading the index on
+    /// every view of a kept search page took it from 22,500 to 1,000 req/s, `scripts/bench --only
+    /// search`). When a limit keeps iTunes from being asked (its own, our throttle, the client's
+    /// share), the index's matches are the answer, marked `.local`; unreachable, the index's and the
+    /// bundled catalogue's, marked offline. Only an invalid answer from iTunes fails.
     public func search(_ query: SearchQuery) async -> SearchOutcome {
         async let showResult = showsFound(query)
-        async let indexed = (try? await index.movies(matching: query.text)) ?? []
         let movies: [Movie]
         let source: CatalogSource
         switch await films(query) {
-        case .success(let found): (movies, source) = (Self.merged(found.0, await indexed), found.1)
-        case .failure(let error) where error.isLimit: (movies, source) = (await indexed, .local)
+        case .success(let found) where found.1.isLive && !found.0.isEmpty: (movies, source) = found
+        case .success(let found): (movies, source) = (Self.merged(found.0, await indexed(query)), found.1)
+        case .failure(let error) where error.isLimit: (movies, source) = (await indexed(query), .local)
         case .failure(let error):
             _ = await showResult
-            _ = await indexed
             return .failed(error)
         }
         let ranked = Self.ranked(movies, for: query)
@@ -115,11 +116,17 @@ public final class SearchService: Sendable {
     /// TVMaze's shows for the query with the index's after them; the index's alone when TVMaze
     /// cannot be asked.
     func showsFound(_ query: SearchQuery) async -> (shows: [Show], source: CatalogSource) {
-        async let indexed = (try? await index.shows(matching: query.text)) ?? []
+        let indexed = { (try? await self.index.shows(matching: query.text)) ?? [] }
         switch await shows.find(query.text) {
-        case .success(let result): return (Self.merged(result.shows, await indexed), result.source)
-        case .failure(let error): return (await indexed, error.isLimit ? .local : .offlineCatalogue)
+        case .success(let result) where result.source.isLive && !result.shows.isEmpty: return (result.shows, result.source)
+        case .success(let result): return (Self.merged(result.shows, await indexed()), result.source)
+        case .failure(let error): return (await indexed(), error.isLimit ? .local : .offlineCatalogue)
         }
+    }
+
+    /// The title index's films for the query (none when it cannot be read).
+    private func indexed(_ query: SearchQuery) async -> [Movie] {
+        (try? await index.movies(matching: query.text)) ?? []
     }
 
     /// `first`, then those of `then` it lacks (by id).
