@@ -86,7 +86,7 @@ public final class SearchService: Sendable {
     }
 
     /// The films and shows for a title: iTunes' and TVMaze's live answers as they are; the local
-    /// title index's matches whenever an answer is not live or found nothing (reading the index on
+    /// title index's matches whenever an answer is not live (reading the index on
     /// every view of a kept search page took it from 22,500 to 1,000 req/s, `scripts/bench --only
     /// search`). When a limit keeps iTunes from being asked (its own, our throttle, the client's
     /// share), the index's matches are the answer, marked `.local`; unreachable, the index's and the
@@ -96,7 +96,7 @@ public final class SearchService: Sendable {
         let movies: [Movie]
         let source: CatalogSource
         switch await films(query) {
-        case .success(let found) where found.1.isLive && !found.0.isEmpty: (movies, source) = found
+        case .success(let found) where found.1.isLive: (movies, source) = found
         case .success(let found): (movies, source) = (Self.merged(found.0, await indexed(query)), found.1)
         case .failure(let error) where error.isLimit: (movies, source) = (await indexed(query), .local)
         case .failure(let error):
@@ -118,7 +118,7 @@ public final class SearchService: Sendable {
     func showsFound(_ query: SearchQuery) async -> (shows: [Show], source: CatalogSource) {
         let indexed = { (try? await self.index.shows(matching: query.text)) ?? [] }
         switch await shows.find(query.text) {
-        case .success(let result) where result.source.isLive && !result.shows.isEmpty: return (result.shows, result.source)
+        case .success(let result) where result.source.isLive: return (result.shows, result.source)
         case .success(let result): return (Self.merged(result.shows, await indexed()), result.source)
         case .failure(let error): return (await indexed(), error.isLimit ? .local : .offlineCatalogue)
         }
