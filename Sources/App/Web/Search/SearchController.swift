@@ -129,16 +129,7 @@ struct SearchController {
             history = await recent(context)
         }
         if let message = Self.omdbMessage(result.omdb) { messages.append(message) }
-        if result.movies.isEmpty {
-            let offline = result.source == .offlineCatalogue
-            messages.append(
-                SearchMessage(
-                    offline ? .error : .info,
-                    offline
-                        ? "You’re offline and no film in PopcornSwirl’s built-in catalogue matches “\(result.query)”. Searching iTunes needs a connection."
-                        : "No films match “\(result.query)” on iTunes." + (result.shows.isEmpty ? " Check the spelling, or try fewer words." : "")
-                ))
-        }
+        if result.movies.isEmpty { messages.append(Self.noFilmsMessage(result)) }
         let profile = context.profileID
         let movieStates = try await library.states(profile: profile, movieIDs: result.movies.map(\.id))
         let showStates = try await library.states(profile: profile, movieIDs: result.shows.map(\.id), kind: .show)
@@ -222,29 +213,5 @@ struct SearchController {
         return SearchMessage(
             .error, "\(reason) \(ErrorTexts.fetchFailed) Your last search is kept as it was.", heading: ErrorTexts.title, retryURL: retryURL
         )
-    }
-
-    /// What a missing extra-details lookup means for the person: less on the page (the search is
-    /// still their last one). Never the services' names: a person does not know or need them.
-    static let detailsMissing = "Some film details are missing"
-
-    static func omdbMessage(_ status: OMDbStatus?) -> SearchMessage? {
-        switch status {
-        case .failed:
-            return SearchMessage(
-                .error,
-                "The film’s extra details (such as the cast and the IMDb rating) can’t be loaded right now, so some are missing below. Search again later to see them.",
-                heading: detailsMissing)
-        case .limitReached:
-            return SearchMessage(
-                .info, "Extra details such as the cast and the IMDb rating are unavailable until tomorrow. Everything else works.")
-        case .notFound:
-            return SearchMessage(
-                .error,
-                "There are no extra details (such as the cast and the IMDb rating) for this film, so some are missing below.",
-                heading: detailsMissing)
-        case .disabled, .found, nil:
-            return nil
-        }
     }
 }
