@@ -28,7 +28,9 @@ def test_shutdown_drains_then_finishes_requests_in_flight(stub, tmp_path):
     metrics_port = free_port()
     app = launch_app(
         stub, tmp_path,
-        {"SHUTDOWN_DRAIN_SECONDS": "2", "SHUTDOWN_TIMEOUT_SECONDS": "5", "METRICS_PORT": str(metrics_port), "LOG_FORMAT": "json"},
+        # The default 1 s bound on waiting for an upstream (the suite raises it to 3 s elsewhere).
+        {"SHUTDOWN_DRAIN_SECONDS": "2", "SHUTDOWN_TIMEOUT_SECONDS": "5", "METRICS_PORT": str(metrics_port), "LOG_FORMAT": "json",
+         "UPSTREAM_WAIT_MS": "1000"},
     )
     try:
         # The metrics listener is its own port; the site's port has no /metrics.
@@ -75,7 +77,7 @@ def test_shutdown_drains_then_finishes_requests_in_flight(stub, tmp_path):
 
 
 def test_an_upstream_that_never_answers_holds_no_page_past_the_bound(stub, tmp_path):
-    app = launch_app(stub, tmp_path)
+    app = launch_app(stub, tmp_path, {"UPSTREAM_WAIT_MS": "1000"})  # the default bound, not the suite's 3 s
     try:
         stub.set(mode="hang", scope="all")
         for path, notice in [("/movies?year=2018", "Offline — iTunes can’t be reached"), ("/shows", "Offline — TVMaze can’t be reached")]:

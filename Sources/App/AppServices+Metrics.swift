@@ -8,6 +8,7 @@ extension AppServices {
         let impressions = metrics.gauge("offer_impressions_queued")
         let clicks = metrics.gauge("offer_clicks_queued")
         let writes = metrics.gauge("db_write_transactions")
+        let failedWrites = metrics.gauge("db_write_failures")
         let maxConnections = metrics.gauge("db_pool_connections_max")
         let maxCount = database.maxConnections
         metrics.collect {
@@ -15,6 +16,7 @@ extension AppServices {
             impressions.record(queued.impressions)
             clicks.record(queued.clicks)
             writes.record(database.writesInFlight.load(ordering: .relaxed))
+            failedWrites.record(database.writeFailures.load(ordering: .relaxed))
             maxConnections.record(maxCount)
         }
         // Every state is recorded each time, so one that empties reads 0 rather than its last count.

@@ -36,6 +36,8 @@ public struct AppServices: Sendable {
     public let readiness: Readiness
     /// This server among those sharing the database (the owner of the leases it takes).
     public let instance: String
+    /// The signed visitor ids partner offers are counted for.
+    let visitorIDs: VisitorIDs
 
     public init(
         config: AppConfig, database: AppDatabase, http: any UpstreamHTTP, clock: any AppClock = SystemClock(), logger: Logger,
@@ -50,10 +52,10 @@ public struct AppServices: Sendable {
         self.logger = logger
         let metrics = AppMetrics()
         self.metrics = metrics
-        readiness = Readiness(database: database, timeout: .milliseconds(config.operations.readinessProbeMilliseconds))
+        instance = "server-" + RequestTrace.newID().prefix(12)
+        readiness = Readiness(database: database, server: instance, timeout: .milliseconds(config.operations.readinessProbeMilliseconds))
         database.changes.isSending = config.operations.listensForChanges
         let maxWait = Duration.milliseconds(config.operations.upstreamWaitMilliseconds)
-        instance = "server-" + RequestTrace.newID().prefix(12)
         // Several servers share a PostgreSQL database: one upstream call per key among them, and
         // the upstreams' limits counted for all of them. SQLite is one server: its own memory does.
         let leases = database.isPostgres ? Leases(database: database, clock: clock, owner: instance) : nil
@@ -106,6 +108,7 @@ public struct AppServices: Sendable {
             ),
             clock: clock, index: titleIndex, versions: library.versions
         )
+        visitorIDs = VisitorIDs(keys: DeploymentKeys(database: database, clock: clock))
         let offerStore = OfferStore(database: database, clock: clock)
         let tracker = OfferTracker(database: database, clock: clock, logger: logger)
         offers = OfferService(store: offerStore, tracker: tracker, clock: clock, logger: logger, referringStore: config.referringStore)
@@ -124,7 +127,8 @@ public struct AppServices: Sendable {
         imports = ImportService(
             store: importStore, matcher: TitleMatcher(search: search, shows: shows, omdb: omdb, kept: kept, database: database, clock: clock),
             landing: ImportLanding(library: library, diary: diary, lists: customLists, store: importStore), titles: titles,
-            restore: BackupRestore(database: database, versions: library.versions, history: SearchHistoryStore(database: database)), logger: logger)
+            restore: BackupRestore(database: database, versions: library.versions, history: SearchHistoryStore(database: database)),
+            uploads: UploadThrottle(database: database, clock: clock), logger: logger)
         sessions = SessionService(
             database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400, newVisitorsPerHour: config.newVisitorsPerHour
         )

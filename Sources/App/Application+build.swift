@@ -66,6 +66,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, logger: services.logger))
     router.add(middleware: RequestLimitsMiddleware())
     router.add(middleware: BodyLimitMiddleware())
+    router.add(middleware: TextInputMiddleware())
     if let publicDirectory = Bundle.module.url(forResource: "public", withExtension: nil, subdirectory: "Resources") {
         router.add(
             middleware: FileMiddleware(
@@ -75,7 +76,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     }
     // Probes: before the visitor's session is looked up, so `/health` never touches the database.
     HealthController(readiness: services.readiness).register(on: router)
-    router.add(middleware: VisitorMiddleware(sessions: services.sessions))
+    router.add(middleware: VisitorMiddleware(sessions: services.sessions, visitors: services.visitorIDs))
     let apiRoutes = try APIRoutes.load()
     router.add(middleware: APIMethodMiddleware(routes: apiRoutes))
 

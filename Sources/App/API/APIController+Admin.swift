@@ -153,12 +153,13 @@ extension APIController {
                             rows: report.rows.map {
                                 .init(
                                     day: $0.day, impressions: $0.impressions, clicks: $0.clicks, discarded: $0.discarded,
-                                    discardedRepeats: $0.repeats, discardedCrossSite: $0.crossSite, ctr: Self.ctr($0),
+                                    discardedRepeats: $0.repeats, discardedCrossSite: $0.crossSite, discardedAddressCap: $0.capped, ctr: Self.ctr($0),
                                     orders: $0.orders, revenueCents: $0.revenueCents, conversion: Self.percent($0.orders, of: $0.clicks))
                             },
                             totals: .init(
                                 impressions: report.totals.impressions, clicks: report.totals.clicks, discarded: report.totals.discarded,
-                                discardedRepeats: report.totals.repeats, discardedCrossSite: report.totals.crossSite, ctr: Self.ctr(report.totals),
+                                discardedRepeats: report.totals.repeats, discardedCrossSite: report.totals.crossSite,
+                                discardedAddressCap: report.totals.capped, ctr: Self.ctr(report.totals),
                                 orders: report.totals.orders, revenueCents: report.totals.revenueCents,
                                 conversion: Self.percent(report.totals.orders, of: report.totals.clicks))
                         ))))

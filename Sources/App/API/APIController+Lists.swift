@@ -80,6 +80,10 @@ extension APIController {
         var position: Int?
         var note: String?? = nil
         if case .json(let change)? = input.body {
+            // The schema's bounds: a position of -5 was clamped to 1 and answered as if it were fine.
+            if let given = change.position, !(1...CustomListError.itemLimit).contains(given) {
+                return .badRequest(.init(body: .applicationProblemJson(.badRequest("position must be from 1 to \(CustomListError.itemLimit)."))))
+            }
             position = change.position
             // An empty note clears it (checked to nil); left out or null, it stays.
             if let given = change.note { note = .some(given) }

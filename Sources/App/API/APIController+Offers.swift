@@ -33,7 +33,7 @@ extension APIController {
             case .unavailable: return .serviceUnavailable(.init(body: .applicationProblemJson(.init(.serviceUnavailable, ErrorTexts.fetchFailed))))
             }
         }
-        let offers = await offers.forTitle(context, visitor: session.visitor)
+        let offers = await offers.forTitle(context, viewer: session.viewer)
         return .ok(
             .init(
                 body: .json(

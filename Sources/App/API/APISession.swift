@@ -13,8 +13,8 @@ import Synchronization
 final class APISession: Sendable {
     let existing: UUID?
     let sessions: SessionService
-    /// Who offers are counted and capped for (`AppRequestContext.visitor`).
-    let visitor: String
+    /// Who offers are counted and capped for (`AppRequestContext.viewer`).
+    let viewer: OfferViewer
     /// Why the admin operations must refuse this caller: nil for an administrator, `.unauthorized`
     /// with no credential at all, `.forbidden` for anyone else.
     let adminRefusal: HTTPResponse.Status?
@@ -23,12 +23,13 @@ final class APISession: Sendable {
     private let started = Mutex<(token: String, profile: UUID)?>(nil)
 
     init(
-        existing: UUID?, sessions: SessionService, visitor: String = "", adminRefusal: HTTPResponse.Status? = .forbidden, address: String? = nil
+        existing: UUID?, sessions: SessionService, viewer: OfferViewer = OfferViewer(id: "", address: ""),
+        adminRefusal: HTTPResponse.Status? = .forbidden, address: String? = nil
     ) {
         self.existing = existing
         self.address = address
         self.sessions = sessions
-        self.visitor = visitor
+        self.viewer = viewer
         self.adminRefusal = adminRefusal
     }
 
@@ -89,19 +90,19 @@ struct APISessionMiddleware: RouterMiddleware {
             else { return .refused(.unauthorized, APIRefusal.invalidToken) }
             if admin, !caller.isAdmin { return .refused(.forbidden, APIRefusal.notAdmin) }
             return .allowed(
-                APISession(existing: caller.profile, sessions: sessions, visitor: context.visitor, adminRefusal: caller.isAdmin ? nil : .forbidden))
+                APISession(existing: caller.profile, sessions: sessions, viewer: context.viewer, adminRefusal: caller.isAdmin ? nil : .forbidden))
         }
         let refusal: HTTPResponse.Status = context.profileID == nil ? .unauthorized : .forbidden
         guard admin else {
             return .allowed(
                 APISession(
-                    existing: context.profileID, sessions: sessions, visitor: context.visitor, adminRefusal: refusal, address: context.clientAddress
+                    existing: context.profileID, sessions: sessions, viewer: context.viewer, adminRefusal: refusal, address: context.clientAddress
                 ))
         }
         guard context.isAccount, try await accounts.account(context.profileID)?.isAdmin == true else {
             return .refused(refusal, APIRefusal.detail(refusal))
         }
-        return .allowed(APISession(existing: context.profileID, sessions: sessions, visitor: context.visitor, adminRefusal: nil))
+        return .allowed(APISession(existing: context.profileID, sessions: sessions, viewer: context.viewer, adminRefusal: nil))
     }
 
     /// A write that rides on the cookie must come from this site's own pages (CSRF): a JSON body

@@ -17,7 +17,7 @@ enum PasswordPolicy {
     /// Nil when acceptable, else what to change, in words for the form.
     static func problem(_ password: String, username: String) -> String? {
         if password.count < minimum { return "Use at least \(minimum) characters for your password (longer is better; spaces are fine)." }
-        if password.count > maximum { return "Passwords have at most \(maximum) characters." }
+        if TextRules.length(password) > maximum { return "Passwords have at most \(maximum) characters." }
         // Control characters (NUL, tab, line breaks, escapes…) cannot be typed the same way
         // everywhere, and older bcrypt code stops at NUL.
         if password.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {

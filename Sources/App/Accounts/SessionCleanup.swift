@@ -89,6 +89,7 @@ public struct SessionCleanup: Service {
             LoginThrottle(database: database, clock: sessions.clock).attempts, SignUpThrottle(database: database, clock: sessions.clock).attempts,
             VisitorThrottle.window(database: database, clock: sessions.clock),
             IdempotencyStore(database: database, clock: sessions.clock).expiry,
+            UploadThrottle(database: database, clock: sessions.clock).person,
         ]
         let sweeps =
             windows.map { window in { @Sendable in try await window.sweep(batch: Self.batchSize) } }

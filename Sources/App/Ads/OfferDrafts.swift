@@ -134,7 +134,7 @@ enum OfferRules {
         ).sorted()
         if keywords.count > keywordCount {
             problems["keywords"] = "Use at most \(keywordCount) keywords."
-        } else if let long = keywords.first(where: { $0.count > keywordLimit }) {
+        } else if let long = keywords.first(where: { TextRules.length($0) > keywordLimit }) {
             problems["keywords"] = "“\(long.prefix(20))…” is too long: keywords have at most \(keywordLimit) characters."
         }
         let media = OfferMedia(rawValue: draft.media)
@@ -164,10 +164,13 @@ enum OfferRules {
     }
 
     private static func text(_ value: String, _ field: String, _ label: String, _ range: ClosedRange<Int>, _ problems: inout [String: String]) {
-        if value.count < range.lowerBound {
+        let length = TextRules.length(value)
+        if length < range.lowerBound {
             problems[field] = "\(label) is required."
-        } else if value.count > range.upperBound {
-            problems[field] = "\(label) has \(value.count) characters; the limit is \(range.upperBound)."
+        } else if length > range.upperBound {
+            problems[field] = "\(label) has \(length) characters; the limit is \(range.upperBound)."
+        } else if TextRules.hasBidiControl(value) {
+            problems[field] = "\(label) can’t hold text-direction control characters (U+202A–U+202E, U+2066–U+2069)."
         }
     }
 

@@ -51,10 +51,12 @@ public struct OfferReport: Sendable {
         public let impressions: Int
         /// Counted clicks: the first per visitor, offer and 30-minute window.
         public let clicks: Int
-        /// Clicks recorded but not counted: `repeats` + `crossSite`.
+        /// Clicks recorded but not counted: `repeats` + `crossSite` + `capped`.
         public let discarded: Int
         public let repeats: Int
         public let crossSite: Int
+        /// Clicks past the day's counted clicks from one client address (`OfferTracker.clicksPerAddress`).
+        public let capped: Int
         /// Clicks per impression as a percentage text ("2.5 %"), "–" without impressions.
         public let rate: String
         public let orders: Int
@@ -71,6 +73,7 @@ public struct OfferReport: Sendable {
             discarded = counts.discarded
             repeats = counts.repeats
             crossSite = counts.crossSite
+            capped = counts.capped
             rate = OfferReport.rate(counts.clicks, counts.impressions)
             orders = counts.orders
             revenueCents = counts.revenueCents
@@ -112,13 +115,14 @@ public struct OfferReport: Sendable {
     /// ISO days only, so no cell can start a spreadsheet formula.
     public var csv: String {
         var lines = [
-            "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_\(currency.lowercased()),conversion_percent"
+            "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_\(currency.lowercased()),conversion_percent,"
+                + "discarded_address_cap"
         ]
         func percent(_ part: Int, _ whole: Int) -> String { whole == 0 ? "" : String(format: "%.2f", Double(part) * 100 / Double(whole)) }
         for row in rows {
             lines.append(
                 "\(row.day),\(row.impressions),\(row.clicks),\(percent(row.clicks, row.impressions)),\(row.repeats),\(row.crossSite),"
-                    + "\(row.orders),\(row.revenue),\(percent(row.orders, row.clicks))")
+                    + "\(row.orders),\(row.revenue),\(percent(row.orders, row.clicks)),\(row.capped)")
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }

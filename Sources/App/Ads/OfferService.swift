@@ -39,11 +39,11 @@ public final class OfferService: Sendable {
     }
 
     /// The best offer for a title (the banner) and each related shop with its best offer.
-    func forTitle(_ context: OfferContext, visitor: String) async -> TitleOffers {
+    func forTitle(_ context: OfferContext, viewer: OfferViewer) async -> TitleOffers {
         let pick = { (offers: [Offer]) in (offers.first.map { [$0] } ?? []) + OfferTargeting.bestPerAdvertiser(offers, limit: Self.shopLimit) }
         guard
             let (snapshot, allowed) = await choose(
-                visitor: visitor, kind: context.title.kind, memoKey: context.key,
+                viewer: viewer, kind: context.title.kind, memoKey: context.key,
                 relevance: {
                     OfferTargeting.relevance($0, for: context)
                 }, pick: pick)
@@ -55,10 +55,10 @@ public final class OfferService: Sendable {
     }
 
     /// Up to `slots` different offers for a listing's sponsored cards, best first.
-    func forListing(_ listing: ListingContext, slots: Int, visitor: String) async -> [PlacedOffer] {
+    func forListing(_ listing: ListingContext, slots: Int, viewer: OfferViewer) async -> [PlacedOffer] {
         guard slots > 0,
             let (snapshot, allowed) = await choose(
-                visitor: visitor, kind: listing.kind, memoKey: listing.key,
+                viewer: viewer, kind: listing.kind, memoKey: listing.key,
                 relevance: {
                     OfferTargeting.relevance($0, for: listing)
                 }, pick: { Array($0.prefix(slots)) })
@@ -84,11 +84,11 @@ public final class OfferService: Sendable {
     /// title, signed with the shop's key (`ShopSignature`); a key that cannot be read leaves the
     /// link unsigned rather than the visitor stranded.
     func clickThrough(
-        _ offer: Offer, title: ClickDetails.Title?, placement: Placement, listing: String?, visitor: String
+        _ offer: Offer, title: ClickDetails.Title?, placement: Placement, listing: String?, viewer: OfferViewer
     ) async -> URL? {
         let clickID = UUID()
         do {
-            try await tracker.click(offer, visitor: visitor, title: title?.ref, id: clickID)
+            try await tracker.click(offer, viewer: viewer, title: title?.ref, id: clickID)
         } catch {
             logger.warning("Offer click queued, the database refused it: \(error)", metadata: ["offer": "\(offer.id)"])
         }
@@ -107,9 +107,9 @@ public final class OfferService: Sendable {
 
     /// Records a request another site's page made for the click link without a visit, as a discarded
     /// click (never counted). Failures are queued and logged like clicks'.
-    func discardCrossSite(_ offer: Offer, title: TitleRef?, visitor: String) async {
+    func discardCrossSite(_ offer: Offer, title: TitleRef?, viewer: OfferViewer) async {
         do {
-            try await tracker.click(offer, visitor: visitor, title: title, discarded: .crossSite)
+            try await tracker.click(offer, viewer: viewer, title: title, discarded: .crossSite)
         } catch {
             logger.warning("Cross-site offer request queued, the database refused it: \(error)", metadata: ["offer": "\(offer.id)"])
         }
@@ -118,7 +118,7 @@ public final class OfferService: Sendable {
     /// Ranks the live offers, drops those this visitor has seen too often, and counts what `pick`
     /// takes from the rest (cap and impressions). Nil when the offers cannot be read.
     private func choose(
-        visitor: String, kind: MediaKind?, memoKey: String?, relevance: (Offer) -> Int, pick: ([Offer]) -> [Offer]
+        viewer: OfferViewer, kind: MediaKind?, memoKey: String?, relevance: (Offer) -> Int, pick: ([Offer]) -> [Offer]
     ) async -> (OfferStore.Snapshot, [Offer])? {
         let snapshot: OfferStore.Snapshot
         do {
@@ -145,12 +145,12 @@ public final class OfferService: Sendable {
         }
         let byID = ranked.byID
         var shown: [Offer] = []
-        let allowed = cap.claim(visitor: visitor, now: now, ranked: ranked.ids) { ids in
+        let allowed = cap.claim(visitor: viewer.id, now: now, ranked: ranked.ids) { ids in
             shown = pick(ids.compactMap { byID[$0] })
             return shown.map(\.id)
         }.compactMap { byID[$0] }
         // "" is a client that keeps no cookies and is no browser (no `Sec-Fetch-Site`): not counted.
-        if !visitor.isEmpty { tracker.impressions(shown, visitor: visitor, on: day) }
+        if !viewer.id.isEmpty { tracker.impressions(shown, viewer: viewer, on: day) }
         return (snapshot, allowed)
     }
 

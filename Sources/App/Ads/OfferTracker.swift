@@ -4,8 +4,9 @@ import Logging
 import SQLKit
 import Synchronization
 
-/// Counts impressions (one per visitor, offer and UTC day) and clicks (one per visitor, offer and
-/// 30-minute UTC window; the others are kept as discarded, see `OfferTracker.Click`).
+/// Counts impressions (one per visitor, offer and UTC day; at most `impressionsPerAddress` per client
+/// address) and clicks (one per visitor, offer and 30-minute UTC window, at most `clicksPerAddress`
+/// per address and day; the others are counted as discarded, see `OfferTracker.Click`).
 ///
 /// Impressions are queued in memory and written in batches within a second, so showing an offer
 /// never waits for the database; the table's primary key removes duplicates across servers.
@@ -15,6 +16,8 @@ public final class OfferTracker: Sendable {
         let offer: Int
         let advertiser: Int
         let visitor: String
+        /// The client address, keyed: at most `impressionsPerAddress` are counted per address, offer and day.
+        let address: String
         let day: String
     }
 
@@ -48,12 +51,12 @@ public final class OfferTracker: Sendable {
     /// Impressions and clicks queued in memory, not yet written (the metrics' queue lengths).
     var queueLengths: (impressions: Int, clicks: Int) { (pending.withLock { $0.count }, pendingClicks.withLock { $0.count }) }
 
-    /// Records that `visitor` was shown these offers (on `today`, when the caller already has it). Never waits and never fails.
-    func impressions(_ offers: [Offer], visitor: String, on today: String? = nil) {
+    /// Records that `viewer` was shown these offers (on `today`, when the caller already has it). Never waits and never fails.
+    func impressions(_ offers: [Offer], viewer: OfferViewer, on today: String? = nil) {
         let today = today ?? day()
         let fresh: [Impression] = queued.withLock { state in
             if state.day != today || state.keys.count > 500_000 { state = (today, []) }
-            return offers.map { Impression(offer: $0.id, advertiser: $0.advertiserID, visitor: visitor, day: today) }
+            return offers.map { Impression(offer: $0.id, advertiser: $0.advertiserID, visitor: viewer.id, address: viewer.address, day: today) }
                 .filter { state.keys.insert($0).inserted }
         }
         guard !fresh.isEmpty else { return }
@@ -131,25 +134,36 @@ public final class OfferTracker: Sendable {
         try await database.writeSQL { sql in try await Self.insert(batch, on: sql) }
     }
 
+    /// One statement per impression: it is counted unless its address already has
+    /// `impressionsPerAddress` on the offer that day, and the primary key keeps one per visitor.
     private static func insert(_ batch: [Impression], on sql: any SQLDatabase) async throws {
-        try await sql.insert(into: "offer_impressions")
-            .columns("offer_id", "advertiser_id", "visitor", "day")
-            .rows(batch.map { [SQLBind($0.offer), SQLBind($0.advertiser), SQLBind($0.visitor), SQLBind($0.day)] as [any SQLExpression] })
-            .ignoringConflicts(with: ["offer_id", "visitor", "day"])
-            .run()
+        for impression in batch {
+            try await sql.raw(
+                """
+                INSERT INTO offer_impressions (offer_id, advertiser_id, visitor, day, address)
+                SELECT \(bind: impression.offer), \(bind: impression.advertiser), \(bind: impression.visitor), \(bind: impression.day),
+                \(bind: impression.address)
+                WHERE (SELECT COUNT(*) FROM offer_impressions WHERE offer_id = \(bind: impression.offer) AND day = \(bind: impression.day)
+                AND address = \(bind: impression.address)) < \(bind: impression.address.isEmpty ? Int.max : impressionsPerAddress)
+                ON CONFLICT (offer_id, visitor, day) DO NOTHING
+                """
+            ).run()
+        }
     }
 
     /// One click, written before the visitor is sent on: counted if it is the visitor's first on this
-    /// offer in its window, else kept as a discarded `repeat`; `crossSite` is kept as discarded at once.
+    /// offer in its window and its address is within its day's cap, else counted as discarded (why);
+    /// `crossSite` is discarded at once.
     /// If the database refuses (busy, down), the click is queued for the next flush instead, and the
     /// error is passed on for the log.
     @discardableResult
     func click(
-        _ offer: Offer, visitor: String, title: TitleRef?, discarded: DiscardedClick? = nil, id: UUID = UUID()
+        _ offer: Offer, viewer: OfferViewer, title: TitleRef?, discarded: DiscardedClick? = nil, id: UUID = UUID()
     ) async throws -> DiscardedClick? {
         let now = clock.now()
         let click = Click(
-            id: id, offer: offer.id, advertiser: offer.advertiserID, visitor: visitor, title: title?.description, day: day(now), at: now,
+            id: id, offer: offer.id, advertiser: offer.advertiserID, visitor: viewer.id, address: viewer.address, title: title?.description,
+            day: day(now), at: now,
             discarded: discarded)
         do {
             return try await database.writeSQL { sql in try await Self.insert(click, on: sql) }

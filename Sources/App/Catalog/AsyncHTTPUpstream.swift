@@ -3,7 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// `UpstreamHTTP` over AsyncHTTPClient: 2 s to connect, 8 s for the whole exchange, no redirects.
+/// `UpstreamHTTP` over AsyncHTTPClient: 2 s to connect, 8 s for the whole exchange (body included), no redirects.
 public final class AsyncHTTPUpstream: UpstreamHTTP {
     static let maxBodyBytes = 16 * 1024 * 1024
     let client: HTTPClient
@@ -53,20 +53,43 @@ public final class AsyncHTTPUpstream: UpstreamHTTP {
         // The request this call is made for, so both sides' logs can be matched up.
         if let id = RequestTrace.id { request.headers.replaceOrAdd(name: RequestTrace.header, value: id) }
         do {
-            let response = try await client.execute(request, timeout: totalTimeout)
-            let body = try await response.body.collect(upTo: min(maxBytes, Self.maxBodyBytes))
-            return UpstreamResponse(
-                status: Int(response.status.code),
-                contentType: response.headers.first(name: "Content-Type"),
-                body: Data(buffer: body),
-                location: response.headers.first(name: "Location")
-            )
+            return try await Self.within(totalTimeout) { [client, totalTimeout, request] in
+                let response = try await client.execute(request, timeout: totalTimeout)
+                let body = try await response.body.collect(upTo: min(maxBytes, Self.maxBodyBytes))
+                return UpstreamResponse(
+                    status: Int(response.status.code),
+                    contentType: response.headers.first(name: "Content-Type"),
+                    body: Data(buffer: body),
+                    location: response.headers.first(name: "Location")
+                )
+            }
+        } catch is ExchangeTimedOut {
+            throw .unreachable("timed out: \(url.host ?? "") did not finish its answer within \(totalTimeout.nanoseconds / 1_000_000_000) s")
         } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
             throw .unreachable("timed out: \(url.host ?? "")")
         } catch let error as NIOTooManyBytesError {
             throw .malformed("body too large: \(error)")
         } catch {
             throw .unreachable("\(url.host ?? ""): \(error)")
+        }
+    }
+
+    struct ExchangeTimedOut: Error {}
+
+    /// `exchange`'s answer if the whole of it (headers and body) comes within `limit`; else the
+    /// exchange is cancelled (AsyncHTTPClient then closes its connection) and `ExchangeTimedOut` is
+    /// thrown. AsyncHTTPClient's own timeouts cover the connection and the head, or the time between
+    /// two reads: a host sending its body a byte a second would never trip them.
+    static func within<T: Sendable>(_ limit: TimeAmount, _ exchange: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await exchange() }
+            group.addTask {
+                try await Task.sleep(for: .nanoseconds(limit.nanoseconds))
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let answer = first else { throw ExchangeTimedOut() }
+            return answer
         }
     }
 }

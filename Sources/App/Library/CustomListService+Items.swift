@@ -80,7 +80,7 @@ extension CustomListService {
     }
 
     static func validatedNote(_ raw: String?) throws(CustomListError) -> String? {
-        do { return try LibraryService.validatedNote(raw) } catch { throw .noteTooLong(raw?.count ?? 0) }
+        do { return try LibraryService.validatedNote(raw) } catch { throw .noteTooLong(TextRules.length(raw ?? "")) }
     }
 
     private static func move(_ sql: any SQLDatabase, list: UUID, kind: MediaKind, itemID: String, to position: Int) async throws {

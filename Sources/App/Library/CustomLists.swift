@@ -45,6 +45,8 @@ public struct CustomListPage: Sendable {
 public enum CustomListError: Error, Sendable, Equatable, DomainFailure {
     case nameMissing
     case nameTooLong(Int)
+    /// Text-direction controls (U+202A–U+202E, U+2066–U+2069) make a name read as something else.
+    case nameHasDirectionControl
     case descriptionTooLong(Int)
     case tooManyLists
     case listFull
@@ -63,6 +65,8 @@ public enum CustomListError: Error, Sendable, Equatable, DomainFailure {
         case .nameMissing: "Give the list a name."
         case .nameTooLong(let count):
             "The name is \(count) characters long; a list’s name can be at most \(Self.nameLimit) characters."
+        case .nameHasDirectionControl:
+            "A list’s name can’t hold text-direction control characters (U+202A–U+202E, U+2066–U+2069): type the name again without them."
         case .descriptionTooLong(let count):
             "The description is \(count) characters long; it can be at most \(Self.descriptionLimit) characters."
         case .tooManyLists: "You have \(Self.listLimit) lists, the most there can be. Delete one you no longer need first."
@@ -77,7 +81,8 @@ public enum CustomListError: Error, Sendable, Equatable, DomainFailure {
     public static func validatedName(_ raw: String?) throws(CustomListError) -> String {
         let name = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         guard !name.isEmpty else { throw .nameMissing }
-        guard name.count <= nameLimit else { throw .nameTooLong(name.count) }
+        guard TextRules.length(name) <= nameLimit else { throw .nameTooLong(TextRules.length(name)) }
+        guard !TextRules.hasBidiControl(name) else { throw .nameHasDirectionControl }
         return name
     }
 
@@ -85,7 +90,7 @@ public enum CustomListError: Error, Sendable, Equatable, DomainFailure {
     public static func validatedDescription(_ raw: String?) throws(CustomListError) -> String? {
         guard let raw else { return nil }
         let text = raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.count <= descriptionLimit else { throw .descriptionTooLong(text.count) }
+        guard TextRules.length(text) <= descriptionLimit else { throw .descriptionTooLong(TextRules.length(text)) }
         return text.isEmpty ? nil : text
     }
 }

@@ -59,9 +59,9 @@ public struct LibraryFilter: Sendable, Equatable {
     ) throws(Invalid) -> LibraryFilter {
         let genre = genre.flatMap { $0.isEmpty ? nil : $0 }
         let text = text?.trimmingCharacters(in: .whitespacesAndNewlines)
-        if let genre, genre.count > 60 { throw Invalid(message: "A genre has at most 60 characters.") }
+        if let genre, TextRules.length(genre) > 60 { throw Invalid(message: "A genre has at most 60 characters.") }
         if let year, !(1888...2100).contains(year) { throw Invalid(message: "\(year) is not a release year: use one from 1888 to 2100.") }
-        if let text, text.count > textLimit { throw Invalid(message: "Search your lists with at most \(textLimit) characters.") }
+        if let text, TextRules.length(text) > textLimit { throw Invalid(message: "Search your lists with at most \(textLimit) characters.") }
         return LibraryFilter(kind: kind, sort: sort, genre: genre, year: year, rated: rated, text: text.flatMap { $0.isEmpty ? nil : $0 })
     }
 

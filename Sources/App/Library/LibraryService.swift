@@ -19,7 +19,8 @@ public final class LibraryService: Sendable {
     public static func validatedNote(_ raw: String?) throws(LibraryError) -> String? {
         guard let raw else { return nil }
         let text = raw.replacingOccurrences(of: "\r\n", with: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
-        guard text.count <= noteLimit else { throw .noteTooLong(limit: noteLimit, actual: text.count) }
+        let length = TextRules.length(text)
+        guard length <= noteLimit else { throw .noteTooLong(limit: noteLimit, actual: length) }
         return text.isEmpty ? nil : text
     }
 

@@ -49,7 +49,13 @@ struct TitleLookup: Sendable {
     }
 
     /// The film a save by id writes, without asking iTunes; `.notFound` only when iTunes said so before.
+    /// The largest ids there are: iTunes' track ids have at most 11 digits (kept films' too), TVMaze's
+    /// show ids 8 (`openapi.yaml` says so). A save by id past them is not taken on faith.
+    static let maxMovieID = 99_999_999_999
+    static let maxShowID = 99_999_999
+
     func movieForSave(_ id: Int, profile: UUID?) async -> TitleForSave<Movie> {
+        guard (1...Self.maxMovieID).contains(id) else { return .notFound }
         if KeptFilms.imdbID(of: id) != nil {
             switch await movie(id, profile: profile) {
             case .found(let film, _): return .found(film)
@@ -74,6 +80,7 @@ struct TitleLookup: Sendable {
 
     /// The show a save by id writes, without asking TVMaze.
     func showForSave(_ id: Int, profile: UUID?) async -> TitleForSave<Show> {
+        guard (1...Self.maxShowID).contains(id) else { return .notFound }
         switch await shows.known(id: id) {
         case .found(let show, _): return .found(show)
         case .notFound: return .notFound

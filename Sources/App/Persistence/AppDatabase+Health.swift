@@ -1,9 +1,23 @@
+import Foundation
 import SQLKit
 
 extension AppDatabase {
     /// One round trip (`SELECT 1`): whether the database answers at all.
     func ping() async throws {
         try await sql.raw("SELECT 1").run()
+    }
+
+    /// A write that changes nothing a person sees: the `leases` row named `ready-probe|<server>`,
+    /// inserted and deleted in one transaction (nothing is left behind). It fails when no write can
+    /// succeed: a full disk, a read-only database file, a PostgreSQL standby.
+    func probeWrite(server: String) async throws {
+        try await writeSQL { sql in
+            let name = "ready-probe|" + server
+            try await sql.raw(
+                "INSERT INTO leases (name, owner, held_until) VALUES (\(bind: name), \(bind: server), \(bind: Date())) ON CONFLICT (name) DO NOTHING"
+            ).run()
+            try await sql.raw("DELETE FROM leases WHERE name = \(bind: name)").run()
+        }
     }
 
     /// What the metrics show of this server's connections: on PostgreSQL, how many it has open in

@@ -26,6 +26,8 @@ public final class AppDatabase: Sendable {
     private let groupCommit: GroupCommit?
     /// Write transactions waiting or running now (`db_write_transactions` in the metrics).
     let writesInFlight = Atomic<Int>(0)
+    /// Writes the database failed (not refusals of the app's own), since the server started.
+    let writeFailures = Atomic<Int>(0)
     /// Each connection's `application_name` on PostgreSQL: this process's connections in
     /// `pg_stat_activity` (the metrics' pool use), one name per server.
     static let applicationName = "popcornswirl-" + RequestTrace.newID().prefix(12)
@@ -37,39 +39,6 @@ public final class AppDatabase: Sendable {
     let schema: String
     /// Connections a PostgreSQL pool opens at most per event loop.
     static let postgresConnectionsPerLoop = 4
-
-    /// In the order they run. Append only: Fluent records each by name as applied (see Migrations/).
-    static let migrations: [any Migration] = [
-        CreateProfiles(),
-        CreateLibraryEntries(),
-        CreateCatalogCache(),
-        CreateSearchTables(),
-        CreateOffers(),
-        SeedDemoOffers(),
-        AddAccounts(),
-        CreateLoginFailures(),
-        CreateAPITokens(),
-        AddSessionDetails(),
-        CountClicksOnce(),
-        CreateClientLimits(),
-        CreateSearchHistory(),
-        CreateShopSigning(),
-        AddRatings(),
-        CreateWatches(),
-        IndexListFilters(),
-        CreateCustomLists(),
-        AddWatchDetails(),
-        IndexStatistics(),
-        IndexListSorts(),
-        CreateImports(),
-        CreateIdempotencyKeys(),
-        CreateLeases(),
-        IndexFavoritesByKind(),
-        CreateWatchTallies(),
-        CreateTitleIndex(),
-        CreateCatalogRequests(),
-        AddTitleState(),
-    ]
 
     private init(
         databases: Databases, logger: Logger, eventLoopGroup: any EventLoopGroup, isPostgres: Bool, migrations: [any Migration],
@@ -165,7 +134,10 @@ public final class AppDatabase: Sendable {
             }
             return try await groupCommit!.write(body)
         } catch {
-            if !(error is any DomainFailure) { logger.error("database write failed: \(String(reflecting: error))") }
+            if !(error is any DomainFailure) {
+                writeFailures.add(1, ordering: .relaxed)
+                logger.error("database write failed: \(String(reflecting: error))")
+            }
             throw error
         }
     }

@@ -23,7 +23,7 @@ public struct SearchQuery: Sendable, Equatable {
     public init(_ raw: String) throws(Invalid) {
         let text = Self.isPrintableASCII(raw) ? Self.cleanedASCII(raw) : Self.cleaned(raw)
         guard !text.isEmpty else { throw .empty }
-        guard text.count <= Self.maxLength else { throw .tooLong(text.count) }
+        guard TextRules.length(text) <= Self.maxLength else { throw .tooLong(TextRules.length(text)) }
         self.text = text
     }
 

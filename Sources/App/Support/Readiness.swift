@@ -13,15 +13,22 @@ public final class Readiness: Sendable {
         self.probe = probe
     }
 
-    /// The database answers `SELECT 1` within `timeout`.
-    convenience init(database: AppDatabase, timeout: Duration = .seconds(2)) {
+    /// The database answers `SELECT 1` and takes a write (`AppDatabase.probeWrite`), within
+    /// `timeout`: with the disk full or the file read-only every write fails while reads still work,
+    /// and this server must not be sent requests then.
+    convenience init(database: AppDatabase, server: String, timeout: Duration = .seconds(2)) {
         self.init {
             let answered = await Deadline.first(within: timeout) { () async -> String? in
                 do {
                     try await database.ping()
-                    return nil
                 } catch {
                     return "the database did not answer: \(error)"
+                }
+                do {
+                    try await database.probeWrite(server: server)
+                    return nil
+                } catch {
+                    return "the database refused a write: \(error)"
                 }
             }
             return answered ?? "the database did not answer within \(timeout)"

@@ -7,7 +7,7 @@ import Logging
 enum Redaction {
     static let marker = "REDACTED"
     private static let secretParameter = try! NSRegularExpression(
-        pattern: #"(?i)\b(apikey|api_key|key|token|access_token|password|secret)=[^&\s"'<>]+"#)
+        pattern: #"(?i)\b(apikey|api_key|key|token|access_token|password|secret|csrf)=[^&\s"'<>]+"#)
     private static let bearer = try! NSRegularExpression(pattern: #"(?i)\bBearer\s+[A-Za-z0-9._~+/=-]+"#)
     private static let apiToken = try! NSRegularExpression(pattern: #"\bps_[A-Za-z0-9_-]{20,}"#)
 

@@ -178,6 +178,8 @@ enum APIRoute: String, SiteRoute {
     /// Any other address under `/api`: a problem+json 404 (registered for every method).
     case unknown = "GET /api/**"
 
+    /// Every address of the API starts so.
+    static let prefix = "/api/"
     /// A person's lists as JSON (`listLibrary` in `openapi.yaml`).
     static let library = "/api/v1/library"
     /// Where a shop reports its orders (`reportShopOrder` in `openapi.yaml`), for the console.

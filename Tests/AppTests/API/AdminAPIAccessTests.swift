@@ -88,7 +88,7 @@ struct AdminAPIAccessTests {
                 startsOn: "2026-01-01", endsOn: "2026-12-31"
             )
             func session(_ refusal: HTTPResponse.Status?) -> APISession {
-                APISession(existing: nil, sessions: app.services.sessions, visitor: "v", adminRefusal: refusal)
+                APISession(existing: nil, sessions: app.services.sessions, viewer: .test("v"), adminRefusal: refusal)
             }
             for refusal in [HTTPResponse.Status.unauthorized, .forbidden] {
                 try await APIScope.$session.withValue(session(refusal)) {

@@ -74,7 +74,7 @@ struct OffersAPITests {
                 let capped = try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: cookie))
                 #expect(capped.banner != nil && !capped.all.map(\.id).contains(banner.id))
                 // Another visitor still gets it.
-                let other = "ps_visitor=" + String(repeating: "b", count: 43)
+                let other = Visitors.cookie(2)
                 #expect(
                     try APITests.decode(Schemas.TitleOffers.self, try await client.get("/api/v1/offers?title=movie:1001", cookie: other)).banner?.id
                         == banner.id)

@@ -40,13 +40,22 @@ extension TestApp {
         return try await services.offerAdmin.report(.offer(offer), range: ReportRange(from: today, to: today)).totals
     }
 
-    /// `offer_clicks` rows by `discarded` ("counted" for NULL).
+    /// Clicks as stored: counted ones are `offer_clicks` rows ("counted"), discarded ones counts per
+    /// reason in `offer_discarded_clicks` (no row of their own).
     func clickRows() async throws -> [String: Int] {
-        let rows = try await services.database.sql.raw("SELECT discarded, COUNT(*) AS n FROM offer_clicks GROUP BY discarded").all()
+        let sql = try services.database.sql
         var counts: [String: Int] = [:]
-        for row in rows {
-            counts[try row.decode(column: "discarded", as: String?.self) ?? "counted"] = try row.decode(column: "n", as: Int.self)
+        for row in try await sql.raw("SELECT discarded, COUNT(*) AS n FROM offer_clicks GROUP BY discarded").all() {
+            counts[try row.decode(column: "discarded", as: String?.self) ?? "counted", default: 0] += try row.decode(column: "n", as: Int.self)
+        }
+        for row in try await sql.raw("SELECT reason, CAST(SUM(clicks) AS BIGINT) AS n FROM offer_discarded_clicks GROUP BY reason").all() {
+            counts[try row.decode(column: "reason", as: String.self), default: 0] += try row.decode(column: "n", as: Int.self)
         }
         return counts
+    }
+
+    /// Rows in `offer_clicks`: one per counted click.
+    func offerClickRowCount() async throws -> Int {
+        try await services.database.sql.raw("SELECT COUNT(*) AS n FROM offer_clicks").first(decodingColumn: "n", as: Int.self) ?? 0
     }
 }

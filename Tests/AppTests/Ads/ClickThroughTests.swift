@@ -199,13 +199,18 @@ struct ClickThroughTests {
                         #expect(response.status == .uriTooLong && response.headers[.location] == nil)
                         return
                     }
+                    // A control character no text may hold (NUL, escape…) is refused with 400: no redirect at all.
+                    if TextRules.hasControlCharacter(input) {
+                        #expect(response.status == .badRequest && response.headers[.location] == nil)
+                        return
+                    }
                     #expect(response.status == .seeOther, "\(input.debugDescription)")
                     let location = try #require(response.headers[.location].flatMap(URL.init(string:)), "\(input.debugDescription)")
                     Self.checkDestination(location, landing: URL(string: landing)!, offerID: id)
                     #expect(Self.values("ref", in: location) == ["abc"])
                     #expect(response.headers[.cacheControl] == "no-store")
                 }
-                for input in Self.hostile {
+                for input in Self.hostile where !TextRules.hasControlCharacter(input) {
                     let response = try await client.get("/offers/\(id)/go?title=\(Self.encoded(input))")
                     #expect(response.status == .seeOther, "\(input.debugDescription)")
                     let location = try #require(response.headers[.location].flatMap(URL.init(string:)), "\(input.debugDescription)")

@@ -81,7 +81,7 @@ struct CrossSiteClickTests {
             try await app.test { client in
                 let cookie = try await app.seedAdmin(token: testToken("clicks"))
                 let offer = try await app.storedOffer(5)
-                for visitor in ["a", "b", "c", "d"] { app.services.offers.tracker.impressions([offer], visitor: visitor) }
+                for visitor in ["a", "b", "c", "d"] { app.services.offers.tracker.impressions([offer], viewer: .test(visitor)) }
                 for _ in 0..<3 { _ = try await client.click(5, visitor: 1) }
                 _ = try await client.click(5, visitor: 2, fetch: .crossSiteImage)
                 let today = UTCFormatters.day.string(from: app.clock.now())
@@ -95,8 +95,9 @@ struct CrossSiteClickTests {
                 #expect(html.contains("\(today): 1 clicks counted, 3 discarded"))
                 let csv = try await client.get("/admin/offers/5/report.csv?from=\(today)&to=\(today)", cookie: cookie).text
                 #expect(
-                    csv == "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_usd,conversion_percent\r\n"
-                        + "\(today),4,1,25.00,2,1,0,0.00,0.00\r\n")
+                    csv
+                        == "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_usd,conversion_percent,"
+                        + "discarded_address_cap\r\n" + "\(today),4,1,25.00,2,1,0,0.00,0.00,0\r\n")
                 let dashboard = try await client.get("/admin/offers?from=\(today)&to=\(today)", cookie: cookie).text
                 #expect(
                     dashboard.contains(#"<td class="num">4</td>"# + "\n    " + #"<td class="num">1</td>"# + "\n    " + #"<td class="num">3</td>"#))

@@ -77,18 +77,18 @@ struct FrequencyCapTests {
             let offers = app.services.offers
             let context = OfferFixtures.movie("Night Drive", genres: ["Thriller"], id: 1001)
             for _ in 1...3 {
-                let page = await offers.forTitle(context, visitor: "alice")
+                let page = await offers.forTitle(context, viewer: .test("alice"))
                 #expect(page.banner?.offer.id == best)
                 #expect(page.shops.map(\.offer.id) == [best])
             }
-            let fourth = await offers.forTitle(context, visitor: "alice")
+            let fourth = await offers.forTitle(context, viewer: .test("alice"))
             #expect(fourth.banner?.offer.id == next)
             #expect(fourth.shops.map(\.offer.id) == [next])
-            let other = await offers.forTitle(context, visitor: "bob")
+            let other = await offers.forTitle(context, viewer: .test("bob"))
             #expect(other.banner?.offer.id == best)
 
             app.clock.advance(3601)
-            let later = await offers.forTitle(context, visitor: "alice")
+            let later = await offers.forTitle(context, viewer: .test("alice"))
             #expect(later.banner?.offer.id == best)
         }
     }
@@ -100,12 +100,12 @@ struct FrequencyCapTests {
             let keyword = try await app.addOffer(advertiser: shop, headline: "Keyword", keywords: ["submarine"], weight: 9)
             let offers = app.services.offers
             let plain = OfferFixtures.movie("Night Drive", genres: ["Thriller"], synopsis: "A drive at night.", id: 1001)
-            #expect(await offers.forTitle(plain, visitor: "alice").banner?.offer.id == genre)
-            #expect(await offers.forTitle(plain, visitor: "bob").banner?.offer.id == genre)
+            #expect(await offers.forTitle(plain, viewer: .test("alice")).banner?.offer.id == genre)
+            #expect(await offers.forTitle(plain, viewer: .test("bob")).banner?.offer.id == genre)
             let rewritten = OfferFixtures.movie("Night Drive", genres: ["Thriller"], synopsis: "A drive in a submarine.", id: 1001)
-            #expect(await offers.forTitle(rewritten, visitor: "carol").banner?.offer.id == keyword)
+            #expect(await offers.forTitle(rewritten, viewer: .test("carol")).banner?.offer.id == keyword)
             let other = OfferFixtures.movie("Deep Blue", genres: ["Thriller"], synopsis: "A submarine.", id: 1002)
-            #expect(await offers.forTitle(other, visitor: "dave").banner?.offer.id == keyword)
+            #expect(await offers.forTitle(other, viewer: .test("dave")).banner?.offer.id == keyword)
         }
     }
 
@@ -117,10 +117,10 @@ struct FrequencyCapTests {
             let listing = ListingContext(titles: [("Quiet Autumn", ["Drama"])], kind: .movie)
             var shown: [Int] = []
             for _ in 1...4 {
-                shown += await app.services.offers.forListing(listing, slots: 1, visitor: "alice").map(\.offer.id)
+                shown += await app.services.offers.forListing(listing, slots: 1, viewer: .test("alice")).map(\.offer.id)
             }
             #expect(shown == [best, best, best, next])
-            let other = await app.services.offers.forListing(listing, slots: 1, visitor: "bob")
+            let other = await app.services.offers.forListing(listing, slots: 1, viewer: .test("bob"))
             #expect(other.map(\.offer.id) == [best])
         }
     }
@@ -130,8 +130,8 @@ struct FrequencyCapTests {
         try await TestApp.withOffers(.shop("Night Shop")) { app, shop in
             try await app.addOffer(advertiser: shop, headline: "Only", genres: ["thriller"])
             let context = OfferFixtures.movie("Night Drive", genres: ["Thriller"], id: 1001)
-            for _ in 1...3 { _ = await app.services.offers.forTitle(context, visitor: "alice") }
-            let fourth = await app.services.offers.forTitle(context, visitor: "alice")
+            for _ in 1...3 { _ = await app.services.offers.forTitle(context, viewer: .test("alice")) }
+            let fourth = await app.services.offers.forTitle(context, viewer: .test("alice"))
             #expect(fourth.banner == nil)
             #expect(fourth.shops.isEmpty)
         }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HummingbirdTesting
 import Testing
@@ -151,9 +152,17 @@ enum OfferHTML {
 /// Visitors as the offer counting sees them: a request without a `ps_visitor` cookie is identified by its
 /// address and User-Agent, which are the same for every request of the test client.
 enum Visitors {
-    /// A well-formed `ps_visitor` cookie (43 URL-safe characters) for visitor number `number`.
+    /// The test databases' visitor key (`TestDatabase`).
+    static let testKey = "test-visitor-key-known-to-the-tests"
+
+    /// The `ps_visitor` cookie the server would give visitor number `number`: its id signed with the test key.
     static func cookie(_ number: Int) -> String {
-        VisitorMiddleware.visitorCookie + "=" + "visitor\(number)".padding(toLength: 43, withPad: "x", startingAt: 0)
+        VisitorMiddleware.visitorCookie + "=" + signed("visitor\(number)".padding(toLength: 22, withPad: "x", startingAt: 0))
+    }
+
+    /// `id` (22 URL-safe characters) with its signature, as `VisitorIDs` makes them.
+    static func signed(_ id: String) -> String {
+        VisitorIDs.cookieValue(id: id, key: SymmetricKey(data: Data(testKey.utf8)))
     }
 }
 

@@ -91,9 +91,9 @@ struct OfferCountingTests {
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<Self.load {
                     group.addTask {
-                        tracker.impressions([offer, offer], visitor: "visitor-\(index)")
-                        tracker.impressions([offer], visitor: "visitor-\(index)")
-                        tracker.impressions([offer], visitor: "same-visitor")
+                        tracker.impressions([offer, offer], viewer: .test("visitor-\(index)"))
+                        tracker.impressions([offer], viewer: .test("visitor-\(index)"))
+                        tracker.impressions([offer], viewer: .test("same-visitor"))
                     }
                 }
             }
@@ -108,10 +108,10 @@ struct OfferCountingTests {
             let id = try await app.addOffer(advertiser: shop, headline: "Thriller Night Popcorn", genres: ["thriller"])
             let offers = app.services.offers
             let context = OfferFixtures.movie("Night Drive", genres: ["Thriller"], id: 1001)
-            _ = await offers.forTitle(context, visitor: "warm-up")  // the offer list is in memory
+            _ = await offers.forTitle(context, viewer: .test("warm-up"))  // the offer list is in memory
             let banners = await withTaskGroup(of: Int.self) { group in
                 for _ in 0..<Self.load {
-                    group.addTask { await offers.forTitle(context, visitor: "alice").banner?.offer.id == id ? 1 : 0 }
+                    group.addTask { await offers.forTitle(context, viewer: .test("alice")).banner?.offer.id == id ? 1 : 0 }
                 }
                 return await group.reduce(0, +)
             }
@@ -126,7 +126,7 @@ struct OfferCountingTests {
             let offer = try await app.storedOffer(id)
             let tracker = app.quietTracker()
             let queued = 10 * OfferTracker.batchSize
-            for index in 0..<queued { tracker.impressions([offer], visitor: "visitor-\(index)") }
+            for index in 0..<queued { tracker.impressions([offer], viewer: .test("visitor-\(index)")) }
             // The timer's flush is writing when the server shuts down (the shutdown hook calls close()).
             let timer = Task { await tracker.flush() }
             await Task.yield()
@@ -145,7 +145,7 @@ struct OfferCountingTests {
             // A tracker of its own whose timer never fires during the test: only the two flushes below write.
             let tracker = app.quietTracker()
             let queued = 10 * OfferTracker.batchSize
-            for index in 0..<queued { tracker.impressions([offer], visitor: "visitor-\(index)") }
+            for index in 0..<queued { tracker.impressions([offer], viewer: .test("visitor-\(index)")) }
             // Two callers flush at once (the 1 s timer and a report, or the timer and shutdown): each, once its
             // flush() returns, must see everything that was queued before it called.
             let seen = try await withThrowingTaskGroup(of: Int.self) { group in

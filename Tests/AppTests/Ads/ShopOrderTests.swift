@@ -164,8 +164,11 @@ struct ShopOrderTests {
             #expect(page.text.contains(#"class="bar-orders""#) && page.text.contains("2 orders, 35.00 USD"))
             let csv = try await client.get("/admin/advertisers/\(shop)/report.csv", cookie: cookie).text
             let lines = csv.split(separator: "\r\n")
-            #expect(lines.first == "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_usd,conversion_percent")
-            #expect(lines.last?.hasSuffix(",0,1,,0,0,2,35.00,200.00") == true, "\(lines.last ?? "")")
+            #expect(
+                lines.first
+                    == "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_usd,conversion_percent,discarded_address_cap"
+            )
+            #expect(lines.last?.hasSuffix(",0,1,,0,0,2,35.00,200.00,0") == true, "\(lines.last ?? "")")
         }
     }
 

@@ -21,6 +21,18 @@ struct AsyncHTTPUpstreamTests {
             try await Task.sleep(for: .seconds(2))
             return "late"
         }
+        // Headers at once, then the body a byte every 100 ms: 4 s in all, never idle for long.
+        router.get("/trickle") { _, _ in
+            Response(
+                status: .ok, headers: [.contentType: "image/jpeg", .contentLength: "40"],
+                body: ResponseBody { writer in
+                    for _ in 0..<40 {
+                        try await writer.write(ByteBuffer(string: "x"))
+                        try await Task.sleep(for: .milliseconds(100))
+                    }
+                    try await writer.finish(nil)
+                })
+        }
         router.get("/redirect") { _, _ in Response.redirect(to: "http://127.0.0.1:1/elsewhere") }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
         try await app.test(.live) { client in try await body(client.port!) }
@@ -50,6 +62,23 @@ struct AsyncHTTPUpstreamTests {
             let started = ContinuousClock.now
             await #expect(throws: UpstreamError.self) { try await http.get(URL(string: "http://127.0.0.1:\(port)/slow")!, headers: []) }
             #expect(ContinuousClock.now - started < .seconds(3))
+            await http.shutdown()
+        }
+    }
+
+    @Test("a host sending its body a byte at a time is cut off at the total timeout, body included")
+    func tricklingBody() async throws {
+        try await withServer { port in
+            let http = AsyncHTTPUpstream(connectTimeout: .seconds(2), totalTimeout: .seconds(1))
+            let started = ContinuousClock.now
+            let url = URL(string: "http://127.0.0.1:\(port)/trickle")!
+            do throws(UpstreamError) {
+                let answer = try await http.get(url, headers: [])
+                Issue.record("the whole 4 s body was waited for: \(answer.body.count) bytes")
+            } catch {
+                #expect(error.isUnreachable)
+            }
+            #expect(ContinuousClock.now - started < .seconds(3), "cut off near the 1 s limit, not after the 4 s body")
             await http.shutdown()
         }
     }

@@ -98,7 +98,7 @@ struct MetricsTests {
     @Test("the metrics listener serves the text format with the gauges read at each scrape")
     func listener() async throws {
         try await TestApp.with(configure: { $0.operations.metricsPort = 9464 }) { app in
-            app.services.offers.tracker.impressions([], visitor: "v")
+            app.services.offers.tracker.impressions([], viewer: .test("v"))
             try await buildMetricsApplication(
                 metrics: app.services.metrics, operations: app.services.config.operations, logger: app.services.logger
             ).test(.router) { client in

@@ -46,7 +46,7 @@ struct OperationsTests {
     func databaseProbe() async throws {
         try await TestDatabase.with { database in
             // The suite's load can hold one round trip for seconds; the production bound is 2 s.
-            #expect(await Readiness(database: database, timeout: .seconds(60)).check() == nil)
+            #expect(await Readiness(database: database, server: "test", timeout: .seconds(60)).check() == nil)
         }
     }
 

@@ -28,8 +28,8 @@ struct CountClicksOnceMigrationTests {
             try await database.write { db in try await CountClicksOnce().prepare(on: db) }
             let tracker = OfferTracker(database: database, clock: ManualClock(), logger: TestDatabase.logger, flushDelay: .seconds(3600))
             let offer = OfferFixtures.offer(7, advertiser: 3)
-            #expect(try await tracker.click(offer, visitor: "v", title: nil) == nil, "the old rows have no key: the first new click counts")
-            #expect(try await tracker.click(offer, visitor: "v", title: nil) == .repeated)
+            #expect(try await tracker.click(offer, viewer: .test("v"), title: nil) == nil, "the old rows have no key: the first new click counts")
+            #expect(try await tracker.click(offer, viewer: .test("v"), title: nil) == .repeated)
             let counts = try await tracker.daily(.offer(7), from: OfferFixtures.today, to: OfferFixtures.today)
             #expect(counts[OfferFixtures.today] == OfferCounts(clicks: 3, repeats: 1))
             await tracker.close()

@@ -51,8 +51,8 @@ struct AdminSnapshotTests {
             let cookie = try await app.seedAdmin()
             try await app.test { client in
                 let offer = try await app.storedOffer(5)
-                app.services.offers.tracker.impressions([offer], visitor: "a")
-                app.services.offers.tracker.impressions([offer], visitor: "b")
+                app.services.offers.tracker.impressions([offer], viewer: .test("a"))
+                app.services.offers.tracker.impressions([offer], viewer: .test("b"))
                 #expect(try await client.get("/offers/5/go").status == .seeOther)
                 let page = try await client.get("/admin/offers/5/report?from=2026-11-12&to=2026-11-18", cookie: cookie)
                 #expect(page.text.contains(#"<th scope="row">2026-11-18</th><td class="num">2</td><td class="num">1</td>"#))

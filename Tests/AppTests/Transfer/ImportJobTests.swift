@@ -175,7 +175,9 @@ struct ImportJobTests {
             }
             #expect(try await imports.cancel(profile: profile))
             let cancelled = try #require(try await imports.latest(profile: profile))
-            #expect(cancelled.id == job.id && cancelled.state == .cancelled && cancelled.pending == job.pending)
+            #expect(cancelled.id == job.id && cancelled.state == .cancelled && cancelled.pending == 0)
+            #expect(cancelled.cancelledRows == job.pending, "the rows it never reached are counted, and deleted")
+            #expect(try await imports.store.records(job: job.id, states: [.pending], limit: 100).isEmpty)
             #expect(try await app.services.library.list(profile: profile, list: .all, page: 1).total == 0, "nothing landed")
             #expect(try await imports.runNext(owner: "w"), "the other person's import runs")
             #expect(try await imports.latest(profile: profile)?.state == .cancelled)

@@ -123,6 +123,20 @@ struct ImportReaderTests {
             _ = try await Self.read(big, "bomb.zip")
             Issue.record("read")
         } catch let refused as ImportRefused {
+            // It packs 1,000 to 1: the ratio refuses it after its first MiB, before the size would.
+            #expect(refused.message.contains("diary.csv unpacks to more than 100 times its packed size"))
+        }
+        do {
+            // Bytes that do not pack (an LCG's): past 16 MiB is refused by size.
+            var state: UInt64 = 1
+            let noise = Data(
+                (0..<(17 << 20)).map { _ in
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return UInt8(truncatingIfNeeded: state >> 56)
+                })
+            _ = try await Self.read(try Self.zip([("diary.csv", noise)]), "big.zip")
+            Issue.record("read")
+        } catch let refused as ImportRefused {
             #expect(refused.message.contains("diary.csv is larger than 16 MiB"))
         }
         do {

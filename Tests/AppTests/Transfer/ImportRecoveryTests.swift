@@ -112,7 +112,7 @@ struct ImportRecoveryTests {
             let kept = try #require(try await app.services.library.item(profile: profile, movieID: keptID))
             #expect(kept.rating == 9 && kept.title == "The Matrix")
             let record = try #require(
-                try await app.services.imports.store.records(job: job.id, states: [.landed], limit: 5).first { $0.row.imdbID == "tt0133093" })
+                try await app.services.imports.store.records(job: job.id, states: [.landed], limit: 5).first { $0.matchTitle == "The Matrix" })
             #expect(record.matchHow == ImportService.keptHow && record.matchID == String(keptID))
             #expect(record.reason == "Not on iTunes: kept with its IMDb id tt0133093, as OMDb knows it: “The Matrix” (1999).")
             #expect(try await app.services.library.item(profile: profile, movieID: 139, kind: .show)?.rating == 8)

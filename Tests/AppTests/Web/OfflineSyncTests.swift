@@ -156,7 +156,10 @@ struct OfflineSyncTests {
             try await Application(router: router).test(.router) { client in
                 var answers: [String] = []
                 for _ in 0..<5 {
-                    let response = try await client.execute(uri: "/write", method: .post, headers: Self.key("later"), body: ByteBuffer(string: "x"))
+                    // A caller the key is kept for: an API token's.
+                    var headers = Self.key("later")
+                    headers[.authorization] = "Bearer ps_test-caller"
+                    let response = try await client.execute(uri: "/write", method: .post, headers: headers, body: ByteBuffer(string: "x"))
                     answers.append("\(response.status.code) \(String(buffer: response.body))")
                 }
                 #expect(answers == ["429 call 1", "408 call 2", "503 call 3", "201 call 4", "201 call 4"])

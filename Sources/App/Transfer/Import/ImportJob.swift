@@ -33,6 +33,8 @@ public struct ImportJob: Sendable, Equatable {
     public var failed: Int
     /// Rows that added nothing: already there (an earlier import of the same file).
     public var skipped: Int
+    /// Rows a cancel stopped before they were dealt with (deleted then; the report counts them).
+    public var cancelledRows = 0
     public var createdAt: Date
     public var updatedAt: Date
     /// When this server's run began and how many rows were pending then: the pace of the estimate.
@@ -40,8 +42,8 @@ public struct ImportJob: Sendable, Equatable {
     public var runStartedPending: Int?
     public var finishedAt: Date?
 
-    /// Rows dealt with (landed, queued, failed, skipped, or kept).
-    public var processed: Int { max(0, total - pending) }
+    /// Rows dealt with (landed, queued, failed, skipped, or kept); not those a cancel stopped.
+    public var processed: Int { max(0, total - pending - cancelledRows) }
 
     /// 0–100, never past 100.
     public var percent: Int { total == 0 ? 100 : min(100, processed * 100 / total) }

@@ -9,16 +9,23 @@ public enum ImportSource: String, Sendable, Equatable {
 /// Opens an upload (a Letterboxd or Trakt ZIP, an IMDb or Letterboxd CSV, a PopcornSwirl
 /// backup) and hands its rows over one file at a time, so a large export is never held whole as
 /// rows. A ZIP is read within caps that a crafted archive cannot get past: each member read at
-/// most 16 MiB unpacked, all of them 256 MiB, counted while decompressing (the sizes an archive
-/// declares can lie); members that are not read are never decompressed.
+/// most 16 MiB unpacked and at most `maxRatio` times its packed size, all of them 256 MiB, counted
+/// while decompressing (the sizes an archive declares can lie); members that are not read are never
+/// decompressed. Every line read counts toward the upload's 200,000 (`LineBudget`), blank ones
+/// too: 20 members of blank lines cost 56 s of CPU before they were refused.
 public enum ImportReader {
     public static let memberLimit = 16 << 20
     public static let totalLimit = 256 << 20
     public static let maxMembers = 20_000
+    /// Exports are text that packs 3 to 20 times; far more is a crafted archive. Checked once a
+    /// member has unpacked `ratioGrace` bytes, so a tiny member's header does not trip it.
+    static let maxRatio = 100
+    static let ratioGrace = 1 << 20
     /// Rows handed on at a time: a CSV file's rows are read, stored and let go in parts this size.
     static let partSize = 2000
 
     private struct TooLarge: Error {}
+    private struct TooPacked: Error {}
 
     /// The upload's source, then each file's rows (`each` is called once per file read).
     @discardableResult
@@ -29,9 +36,24 @@ public enum ImportReader {
     static func read(_ data: Data, named name: String, limits: (member: Int, total: Int), each: (ImportRead) async throws -> Void) async throws
         -> ImportSource
     {
+        try await LineBudget.$current.withValue(LineBudget(NamedCSV.maxRows + NamedCSV.headerSlack)) {
+            try await readCounted(data, named: name, limits: limits, each: each)
+        }
+    }
+
+    private static func readCounted(
+        _ data: Data, named name: String, limits: (member: Int, total: Int), each: (ImportRead) async throws -> Void
+    ) async throws -> ImportSource {
         // At most 200,000 rows in all, whatever the number of files.
         var total = 0
         func counted(_ read: ImportRead) async throws {
+            var read = read
+            if read.rows.contains(where: \.hasControlCharacter) {
+                read.problems += read.rows.filter(\.hasControlCharacter).map {
+                    ImportProblem(file: ImportRow.bounded(file: $0.file), line: $0.line, step: "read", reason: ImportRow.controlCharacterReason)
+                }
+                read.rows.removeAll(where: \.hasControlCharacter)
+            }
             total += read.rows.count + read.problems.count
             guard total <= NamedCSV.maxRows else {
                 throw ImportRefused(message: "The upload has more than \(NamedCSV.maxRows) rows: export less at a time.")
@@ -88,12 +110,17 @@ public enum ImportReader {
         var total = 0
         func contents(_ entry: Entry) throws -> Data {
             var bytes = Data()
+            let packed = max(Int(clamping: entry.compressedSize), 1)
             do {
                 _ = try archive.extract(entry, skipCRC32: false) { chunk in
                     bytes.append(chunk)
                     total += chunk.count
                     guard bytes.count <= limits.member, total <= limits.total else { throw TooLarge() }
+                    guard bytes.count < ratioGrace || bytes.count / packed <= maxRatio else { throw TooPacked() }
                 }
+            } catch is TooPacked {
+                throw ImportRefused(
+                    message: "\(entry.path) unpacks to more than \(maxRatio) times its packed size: this is not an export PopcornSwirl reads.")
             } catch is TooLarge {
                 throw ImportRefused(
                     message: bytes.count > limits.member

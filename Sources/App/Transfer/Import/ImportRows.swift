@@ -42,6 +42,18 @@ public struct ImportRow: Codable, Sendable, Equatable {
     }
 }
 
+extension ImportRow {
+    /// A text of the row holds a control character other than tab and line breaks (`TextRules`):
+    /// PostgreSQL would refuse the row's write (one such row failed a whole import there), so it
+    /// is skipped and reported, alike on both databases.
+    var hasControlCharacter: Bool {
+        ([title, originalTitle, imdbID, letterboxdURI, watchedOn, review, list].compactMap { $0 } + tags)
+            .contains(where: TextRules.hasControlCharacter)
+    }
+
+    static let controlCharacterReason = "The row holds a control character (such as NUL), which no text can hold: it was skipped."
+}
+
 /// A row that could not be read: reported with its file, row, the step and why.
 public struct ImportProblem: Sendable, Equatable, Error {
     public var file: String
@@ -53,6 +65,9 @@ public struct ImportProblem: Sendable, Equatable, Error {
 /// A whole file refused, saying why (not a CSV, not UTF-8, an unknown layout, too many rows).
 public struct ImportRefused: Error, Sendable, Equatable {
     public let message: String
+    /// Set when the upload is fine but cannot be taken now (the deployment holds as many import rows
+    /// as it may): the seconds until it is worth trying again.
+    public var retryAfter: Int? = nil
 }
 
 /// What a file yielded: rows, and the rows it could not read.
@@ -82,6 +97,26 @@ extension ImportRead {
 /// A CSV file read by column names (any case, the UTF-8 byte-order mark and surrounding spaces
 /// ignored), ragged rows tolerated: a missing column is an empty value. Rows after a header; the
 /// Letterboxd list format's header block before a blank line is skipped by `startingAfterBlankLine`.
+/// The lines an upload may still have read, blank ones included, shared by every file of it (a
+/// ZIP's members): set by `ImportReader.read` for the task reading the upload.
+final class LineBudget: @unchecked Sendable {
+    @TaskLocal static var current: LineBudget?
+    /// Only the task reading the upload touches it, one line at a time.
+    private var left: Int
+
+    init(_ lines: Int) { left = lines }
+
+    /// One more line read; refused past the budget.
+    static func spend() throws(ImportRefused) {
+        guard let budget = current else { return }
+        budget.left -= 1
+        guard budget.left >= 0 else {
+            throw ImportRefused(
+                message: "The upload has more than \(NamedCSV.maxRows) lines (blank lines count too): export less at a time.")
+        }
+    }
+}
+
 struct NamedCSV {
     let header: [String]
     /// Each column's place, the first of a name winning: found once, not per row and column.
@@ -92,6 +127,8 @@ struct NamedCSV {
     private var count = 0
 
     static let maxRows = 200_000
+    /// Lines an upload may hold besides its rows: headers, a watchlist's preamble, a few blank lines.
+    static let headerSlack = 1000
     /// Exports have 4 to 20 columns; a header of thousands would make every lookup costly.
     static let maxColumns = 100
 
@@ -107,6 +144,7 @@ struct NamedCSV {
         var found: [String]?
         while found == nil, let fields = reader.next() {
             line += 1
+            try LineBudget.spend()
             let blank = fields.allSatisfy { $0.trimmingCharacters(in: .whitespaces).isEmpty }
             if waitingForBlank {
                 if blank { waitingForBlank = false }
@@ -131,6 +169,7 @@ struct NamedCSV {
     mutating func next() throws(ImportRefused) -> (line: Int, fields: [String])? {
         while let fields = reader.next() {
             line += 1
+            try LineBudget.spend()
             if fields.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
             guard count < Self.maxRows else {
                 throw ImportRefused(message: "The file has more than \(Self.maxRows) rows: split it, or export less at a time.")
@@ -176,6 +215,6 @@ extension ImportRow {
 
     /// "likes/films.csv" stays as it is; a deeper path keeps its last two parts.
     static func bounded(file: String) -> String {
-        String(file.split(separator: "/").suffix(2).joined(separator: "/").suffix(200))
+        TextRules.withoutControls(String(file.split(separator: "/").suffix(2).joined(separator: "/").suffix(200)))
     }
 }

@@ -107,8 +107,13 @@ public struct ImportReport: Sendable {
                 ])
             }
             try await sink(chunk)
-            guard records.count == Self.pageSize else { return }
+            guard records.count == Self.pageSize else { break }
             offset += Self.pageSize
+        }
+        // The rows a cancel stopped were deleted with it: one line says how many.
+        if job.cancelledRows > 0 {
+            let rows = job.cancelledRows == 1 ? "1 row" : "\(job.cancelledRows.formatted()) rows"
+            try await sink(CSV.line(["", "", "", "\(rows) not dealt with before the import was cancelled", "", "not imported (cancelled)"]))
         }
     }
 

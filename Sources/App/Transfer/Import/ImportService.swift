@@ -16,6 +16,7 @@ public struct ImportService: Sendable {
     let landing: ImportLanding
     let titles: TitleLookup
     let restore: BackupRestore
+    let uploads: UploadThrottle
     let logger: Logger
 
     public enum Started: Sendable, Equatable {
@@ -60,9 +61,18 @@ public struct ImportService: Sendable {
         return job
     }
 
-    public func latest(profile: UUID) async throws -> ImportJob? { try await store.latest(profile: profile) }
+    /// The person's latest import; a load its server left when it stopped is failed first.
+    public func latest(profile: UUID) async throws -> ImportJob? {
+        try await store.reap(profile: profile)
+        return try await store.latest(profile: profile)
+    }
 
     public func cancel(profile: UUID) async throws -> Bool { try await store.cancel(profile: profile) }
+
+    /// Nil when the person may upload a file now (the upload is counted); else the seconds until they may.
+    public func admitUpload(profile: UUID, address: String?) async throws -> Int? {
+        try await uploads.admit(profile: profile, address: address)
+    }
 
     /// Claims a job and works on it until it is done, waits for an upstream, or is cancelled;
     /// false when no job was free.

@@ -7,39 +7,90 @@ import SQLKit
 struct ImportStore: Sendable {
     /// A server holding a job renews its lease while it works; one that stops frees it after this.
     static let lease: TimeInterval = 60
-    /// A job still loading after this long was left by a server that stopped mid-upload.
-    static let abandonedLoading: TimeInterval = 15 * 60
+    /// A job `loading` renews its lease with every batch of rows stored (a second or less apart);
+    /// one whose lease ran out was left by a server that stopped mid-upload, and is failed by the
+    /// next server that looks (the person's page, their next upload or their Cancel).
+    static let loadingLease: TimeInterval = 15
     static let insertBatch = 400
+    /// Import rows the whole deployment holds at most (every person's jobs): an upload past it is
+    /// refused for now, with when to try again.
+    static let deploymentRowLimit = 2_000_000
+    /// Besides the new one, a person keeps their latest earlier import (its report, its rows in
+    /// Needs a match); older ones go with their rows when a new upload begins. With 200,000 rows
+    /// an upload, a person holds at most 400,000.
+    static let keptEarlierJobs = 1
+    /// Who holds a job while this process loads it.
+    static let processOwner = "server-" + RequestTrace.newID().prefix(12)
 
     let database: AppDatabase
     let clock: any AppClock
 
     struct Busy: DomainFailure {}
 
-    /// A new job, `loading`; `Busy` when the person has an import under way.
+    static let interrupted =
+        "The upload was interrupted: the server reading it stopped. Nothing was imported; upload the file again."
+
+    /// A new job, `loading`, held by this process; `Busy` when the person has an import under way.
+    /// First the person's own housekeeping: a load left by a stopped server fails, imports older
+    /// than the latest earlier one go. An upload past the deployment's row limit is refused.
     func begin(profile: UUID, source: ImportSource, fileName: String) async throws -> UUID {
         let id = UUID()
         let now = clock.now()
+        try await reap(profile: profile)
+        let stored = try await database.sql.raw("SELECT COALESCE(SUM(stored_rows), 0) AS n FROM import_jobs").first(decodingColumn: "n", as: Int.self)
+        guard (stored ?? 0) < Self.deploymentRowLimit else {
+            throw ImportRefused(
+                message: "PopcornSwirl holds as many import rows as it can right now. Try again in an hour, when earlier imports have finished.",
+                retryAfter: 3600)
+        }
         try await database.write(serializedBy: profile.uuidString) { db in
             let sql = db as! any SQLDatabase
-            try await sql.delete(from: "import_jobs").where("profile_id", .equal, SQLBind(profile))
-                .where("state", .equal, SQLBind(ImportJob.State.loading.rawValue))
-                .where("updated_at", .lessThan, SQLBind(now.addingTimeInterval(-Self.abandonedLoading))).run()
             let active = try await sql.select().column("id").from("import_jobs").where("profile_id", .equal, SQLBind(profile))
                 .where("state", .in, SQLBind.group(["loading", "queued", "running"])).first()
             guard active == nil else { throw Busy() }
+            // ON DELETE CASCADE takes their rows.
+            try await sql.raw(
+                """
+                DELETE FROM import_jobs WHERE profile_id = \(bind: profile) AND id NOT IN (SELECT id FROM import_jobs
+                WHERE profile_id = \(bind: profile) ORDER BY created_at DESC LIMIT \(unsafeRaw: String(Self.keptEarlierJobs)))
+                """
+            ).run()
             try await sql.insert(into: "import_jobs")
                 .columns(
                     "id", "profile_id", "source", "file_name", "state", "total_rows", "pending_rows", "landed_rows", "queued_rows", "failed_rows",
-                    "skipped_rows", "created_at", "updated_at"
+                    "skipped_rows", "created_at", "updated_at", "lease_owner", "lease_until"
                 )
                 .values(
-                    SQLBind(id), SQLBind(profile), SQLBind(source.rawValue), SQLBind(String(fileName.prefix(200))),
+                    SQLBind(id), SQLBind(profile), SQLBind(source.rawValue), SQLBind(TextRules.withoutControls(String(fileName.prefix(200)))),
                     SQLBind(ImportJob.State.loading.rawValue), SQLBind(0), SQLBind(0), SQLBind(0), SQLBind(0), SQLBind(0), SQLBind(0),
-                    SQLBind(now), SQLBind(now)
+                    SQLBind(now), SQLBind(now), SQLBind(Self.processOwner), SQLBind(now.addingTimeInterval(Self.loadingLease))
                 ).run()
         }
         return id
+    }
+
+    /// Fails the person's loads whose server stopped (their lease ran out), deleting what they
+    /// stored. A read first: the page asks this on every view.
+    func reap(profile: UUID) async throws {
+        let now = clock.now()
+        let stale = try await database.sql.raw(
+            """
+            SELECT id FROM import_jobs WHERE profile_id = \(bind: profile) AND state = 'loading'
+            AND (lease_until IS NULL OR lease_until < \(bind: now))
+            """
+        ).all().map { try $0.decode(column: "id", as: UUID.self) }
+        for job in stale {
+            try await database.writeSQL { sql in
+                let failed = try await sql.raw(
+                    """
+                    UPDATE import_jobs SET state = 'failed', message = \(bind: Self.interrupted), lease_owner = NULL, lease_until = NULL,
+                    finished_at = \(bind: now), updated_at = \(bind: now) WHERE id = \(bind: job) AND state = 'loading'
+                    AND (lease_until IS NULL OR lease_until < \(bind: now)) RETURNING id
+                    """
+                ).first()
+                if failed != nil { try await sql.raw("DELETE FROM import_rows WHERE job_id = \(bind: job)").run() }
+            }
+        }
     }
 
     /// Stores a file's rows (pending) and the rows it could not read (failed at "read"), numbered
@@ -65,18 +116,26 @@ struct ImportStore: Sendable {
                     values.append([
                         SQLBind(job), SQLBind(number), SQLBind(ImportRow.bounded(file: problem.file)), SQLBind(problem.line), SQLBind(""),
                         SQLBind(Int?.none), SQLBind(String?.none), SQLBind("{}"), SQLBind(ImportRowState.failed.rawValue),
-                        SQLBind(problem.step), SQLBind(String(problem.reason.prefix(500))),
+                        SQLBind(problem.step), SQLBind(TextRules.withoutControls(String(problem.reason.prefix(500)))),
                     ])
                 }
                 number += 1
             }
             let now = clock.now()
             try await database.writeSQL { [values] sql in
+                // The lease first: a job cancelled (or failed by another server) while its file was
+                // read takes no more rows.
+                let held = try await sql.raw(
+                    """
+                    UPDATE import_jobs SET updated_at = \(bind: now), lease_until = \(bind: now.addingTimeInterval(Self.loadingLease))
+                    WHERE id = \(bind: job) AND state = 'loading' RETURNING id
+                    """
+                ).first()
+                guard held != nil else { throw ImportRefused(message: "The import was cancelled while your file was read: nothing was imported.") }
                 var insert = sql.insert(into: "import_rows").columns(
                     "job_id", "row_no", "file", "line", "title", "year", "watched_on", "data", "state", "step", "reason")
                 for row in values { insert = insert.values(row) }
                 try await insert.run()
-                try await sql.update("import_jobs").set("updated_at", to: SQLBind(now)).where("id", .equal, SQLBind(job)).run()
             }
         }
         return number
@@ -88,8 +147,9 @@ struct ImportStore: Sendable {
         try await database.writeSQL { sql in
             try await sql.raw(
                 """
-                UPDATE import_jobs SET state = 'queued', updated_at = \(bind: now),
+                UPDATE import_jobs SET state = 'queued', updated_at = \(bind: now), lease_owner = NULL, lease_until = NULL,
                 total_rows = (SELECT COUNT(*) FROM import_rows WHERE job_id = \(bind: job)),
+                stored_rows = (SELECT COUNT(*) FROM import_rows WHERE job_id = \(bind: job)),
                 pending_rows = (SELECT COUNT(*) FROM import_rows WHERE job_id = \(bind: job) AND state = 'pending'),
                 failed_rows = (SELECT COUNT(*) FROM import_rows WHERE job_id = \(bind: job) AND state = 'failed')
                 WHERE id = \(bind: job)
@@ -98,101 +158,18 @@ struct ImportStore: Sendable {
         }
     }
 
-    /// An upload that could not be read changes nothing: its job and rows go.
+    /// An upload that could not be read changes nothing: its job and rows go (a job cancelled
+    /// meanwhile stays, cancelled, for the person to see).
     func discard(job: UUID) async throws {
-        try await database.writeSQL { sql in try await sql.delete(from: "import_jobs").where("id", .equal, SQLBind(job)).run() }
-    }
-
-    /// Takes the oldest job no live server holds (and not told to wait), for `lease` seconds.
-    /// `only`: that job or none (the command line works on its own import).
-    func claim(owner: String, only: UUID? = nil) async throws -> ImportJob? {
-        let now = clock.now()
-        // A read first: the worker asks every two seconds, and a write transaction each time
-        // would hold SQLite's writer for nothing.
-        let anyFree = try await database.sql.raw(
-            """
-            SELECT id FROM import_jobs WHERE state IN ('queued', 'running') AND (lease_until IS NULL OR lease_until < \(bind: now))
-            AND (next_try_at IS NULL OR next_try_at <= \(bind: now)) LIMIT 1
-            """
-        ).first()
-        guard anyFree != nil else { return nil }
-        return try await database.writeSQL { sql in
-            let free: SQLQueryString = "(lease_until IS NULL OR lease_until < \(bind: now)) AND (next_try_at IS NULL OR next_try_at <= \(bind: now))"
-            let which: SQLQueryString = only.map { "AND id = \(bind: $0)" } ?? ""
-            guard
-                let id = try await sql.raw(
-                    "SELECT id FROM import_jobs WHERE state IN ('queued', 'running') AND \(free) \(which) ORDER BY created_at LIMIT 1"
-                ).first(decodingColumn: "id", as: UUID.self)
-            else { return nil }
-            // The same condition again: on PostgreSQL another server may have taken it in between.
-            let taken = try await sql.raw(
-                """
-                UPDATE import_jobs SET state = 'running', lease_owner = \(bind: owner), lease_until = \(bind: now.addingTimeInterval(Self.lease)),
-                run_started_at = \(bind: now), run_started_pending = pending_rows, next_try_at = NULL, updated_at = \(bind: now)
-                WHERE id = \(bind: id) AND state IN ('queued', 'running') AND \(free) RETURNING id
-                """
-            ).first(decodingColumn: "id", as: UUID.self)
-            guard taken != nil else { return nil }
-            return try await Self.job(sql, id: id)
-        }
-    }
-
-    /// Keeps the lease; false when the job is no longer this server's to run (cancelled, taken over).
-    func renew(job: UUID, owner: String) async throws -> Bool {
-        let now = clock.now()
-        return try await database.writeSQL { sql in
-            try await sql.raw(
-                """
-                UPDATE import_jobs SET lease_until = \(bind: now.addingTimeInterval(Self.lease))
-                WHERE id = \(bind: job) AND lease_owner = \(bind: owner) AND state = 'running' RETURNING id
-                """
-            ).first() != nil
-        }
-    }
-
-    /// Lets the job go until `after` (an upstream's allowance is spent), saying why on its page.
-    func pause(job: UUID, owner: String, for seconds: Int, message: String) async throws {
-        let now = clock.now()
         try await database.writeSQL { sql in
-            try await sql.update("import_jobs").set("lease_owner", to: SQLLiteral.null).set("lease_until", to: SQLLiteral.null)
-                .set("next_try_at", to: SQLBind(now.addingTimeInterval(TimeInterval(seconds)))).set("message", to: SQLBind(message))
-                .set("updated_at", to: SQLBind(now))
-                .where("id", .equal, SQLBind(job)).where("lease_owner", .equal, SQLBind(owner)).run()
+            try await sql.delete(from: "import_jobs").where("id", .equal, SQLBind(job)).where("state", .equal, SQLBind("loading")).run()
         }
     }
 
-    /// No row is pending any more: done (rows may still wait in Needs a match).
-    func finish(job: UUID, owner: String) async throws {
-        let now = clock.now()
-        try await database.writeSQL { sql in
-            try await sql.raw(
-                """
-                UPDATE import_jobs SET state = 'done', message = NULL, lease_owner = NULL, lease_until = NULL, finished_at = \(bind: now),
-                updated_at = \(bind: now), pending_rows = 0 WHERE id = \(bind: job) AND lease_owner = \(bind: owner) AND state = 'running'
-                AND NOT EXISTS (SELECT 1 FROM import_rows WHERE job_id = \(bind: job) AND state = 'pending')
-                """
-            ).run()
-        }
-    }
-
-    /// Stops the person's import under way; rows not yet dealt with stay pending (in the report).
-    func cancel(profile: UUID) async throws -> Bool {
-        let now = clock.now()
-        return try await database.writeSQL { sql in
-            try await sql.raw(
-                """
-                UPDATE import_jobs SET state = 'cancelled', lease_owner = NULL, lease_until = NULL, finished_at = \(bind: now),
-                updated_at = \(bind: now), message = NULL WHERE profile_id = \(bind: profile) AND state IN ('queued', 'running') RETURNING id
-                """
-            ).first() != nil
-        }
-    }
-
-    /// The person's latest import.
+    /// The person's latest import (one whose file is still being read included).
     func latest(profile: UUID) async throws -> ImportJob? {
         guard
             let id = try await database.sql.select().column("id").from("import_jobs").where("profile_id", .equal, SQLBind(profile))
-                .where("state", .notEqual, SQLBind(ImportJob.State.loading.rawValue))
                 .orderBy("created_at", .descending).limit(1).first(decodingColumn: "id", as: UUID.self)
         else { return nil }
         return try await Self.job(database.sql, id: id)
@@ -212,6 +189,7 @@ struct ImportStore: Sendable {
         var state: String
         var message: String?
         var total_rows, pending_rows, landed_rows, queued_rows, failed_rows, skipped_rows: Int
+        var cancelled_rows: Int
         var created_at, updated_at: Date
         var run_started_at: Date?
         var run_started_pending: Int?
@@ -221,7 +199,8 @@ struct ImportStore: Sendable {
             ImportJob(
                 id: id, profileID: profile_id, source: ImportSource(rawValue: source) ?? .letterboxd, fileName: file_name,
                 state: ImportJob.State(rawValue: state) ?? .failed, message: message, total: total_rows, pending: pending_rows,
-                landed: landed_rows, queued: queued_rows, failed: failed_rows, skipped: skipped_rows, createdAt: created_at, updatedAt: updated_at,
+                landed: landed_rows, queued: queued_rows, failed: failed_rows, skipped: skipped_rows, cancelledRows: cancelled_rows,
+                createdAt: created_at, updatedAt: updated_at,
                 runStartedAt: run_started_at, runStartedPending: run_started_pending, finishedAt: finished_at)
         }
     }

@@ -8,6 +8,8 @@ struct ImportController {
     let sessions: SessionService
     let clock: any AppClock
     let renderer: PageRenderer
+    /// The uploads being read on this server (one router, one controller).
+    let slots = UploadSlots()
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.imports) { request, context in try await page(request, context) }
@@ -78,24 +80,56 @@ struct ImportController {
         }
     }
 
+    /// An upload: the form token was checked from the address before a byte of the body was read
+    /// (`CSRFMiddleware`); then the person's and the address's hourly uploads (`UploadThrottle`), a
+    /// slot to read it in (`UploadSlots`), and the body within its deadline and minimum rate. Any
+    /// refusal closes the connection rather than wait for the rest of a body nobody will read.
     func upload(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let form = try await MultipartForm.read(request, context)
-        guard let file = form.files["file"], !file.data.isEmpty else {
-            return try await page(request, context, error: "Choose the export file to import.", status: .badRequest)
-        }
         let (profile, cookie) = try await SessionCookie.profileForWrite(context, sessions)
+        var context = context
+        context.profileID = profile
+        func refused(_ message: String, _ status: HTTPResponse.Status, retryAfter: Int? = nil) async throws -> Response {
+            var response = try await page(request, context, error: message, status: status)
+            response.headers[.connection] = "close"
+            if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+            if let cookie { response.setCookie(cookie) }
+            return response
+        }
+        let address = context.clientAddress ?? ""
+        if let wait = try await imports.admitUpload(profile: profile, address: context.clientAddress) {
+            return try await refused(
+                "You have uploaded as many files as can be read in an hour. Try again in \(AccountService.Failure.minutes(wait)).", .tooManyRequests,
+                retryAfter: wait)
+        }
+        let person = profile.uuidString
+        do {
+            try slots.take(person: person, address: address)
+        } catch .yoursInProgress {
+            return try await refused("Your earlier upload is still being read: wait for it to finish.", .conflict)
+        } catch {
+            return try await refused("Other uploads are being read: try again in half a minute.", .tooManyRequests, retryAfter: 30)
+        }
+        defer { slots.release(person: person, address: address) }
+        let form: MultipartForm
+        do {
+            form = try MultipartForm.parse(try await UploadSlots.read(request, context), contentType: request.headers[.contentType] ?? "")
+        } catch is UploadSlots.TooSlow {
+            return try await refused(
+                "The upload was too slow to finish (\(UploadSlots.minimumRate / 1024) KB a second at least, \(UploadSlots.deadline.components.seconds / 60) minutes at most), "
+                    + "so nothing was imported. Try again on a faster connection.", .requestTimeout)
+        }
+        guard let file = form.files["file"], !file.data.isEmpty else {
+            return try await refused("Choose the export file to import.", .badRequest)
+        }
         var response: Response
         do {
             switch try await imports.start(profile: profile, data: file.data, fileName: file.filename) {
             case .started: response = .redirect(to: Route.imports.link(query: ["done": "started"]), type: .normal)
-            case .busy:
-                return try await page(
-                    request, context, error: "Your earlier import is still running: wait for it to finish, or cancel it first.", status: .conflict)
+            case .busy: return try await refused("Your earlier import is still running: wait for it to finish, or cancel it first.", .conflict)
             }
-        } catch let refused as ImportRefused {
-            var context = context
-            context.profileID = profile
-            response = try await page(request, context, error: refused.message, status: .unprocessableContent)
+        } catch let refusal as ImportRefused {
+            return try await refused(
+                refusal.message, refusal.retryAfter == nil ? .unprocessableContent : .serviceUnavailable, retryAfter: refusal.retryAfter)
         }
         if let cookie { response.setCookie(cookie) }
         return response

@@ -98,7 +98,8 @@ struct ImportProgressView: Encodable {
         state = job.state.rawValue
         stateText =
             switch job.state {
-            case .loading, .queued: "Waiting to start"
+            case .loading: "Reading your file"
+            case .queued: "Waiting to start"
             case .running: "Importing"
             case .done: job.queued > 0 ? "Done: some rows need a match" : "Done"
             case .cancelled: "Cancelled"

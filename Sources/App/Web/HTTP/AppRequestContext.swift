@@ -13,8 +13,15 @@ public struct AppRequestContext: RequestContext {
     var isAccount = false
     /// Over HTTPS (see `Transport`): cookies are Secure and `__Host-` prefixed, HSTS is sent.
     var cookies = CookieJar()
-    /// Who offers are counted and capped for: a hash of the `ps_visitor` cookie (set on the first visit).
+    /// Who offers are counted and capped for: a hash of the id in the `ps_visitor` cookie, when the
+    /// deployment signed it (`VisitorIDs`), else of the id a first visit is given.
     public var visitor: String = ""
+    /// The browser sent a visitor id the deployment signed: it is a caller the server can tell apart.
+    var hasVisitorCookie = false
+    /// The client address, keyed (`VisitorIDs.addressKey`): counted impressions and clicks are capped per address.
+    var visitorAddress = ""
+    /// Who sees an offer, for counting it.
+    var viewer: OfferViewer { OfferViewer(id: visitor, address: visitorAddress) }
     /// The client's IP address: the connection's, or the one a trusted proxy forwarded (see
     /// `Transport.clientAddress`, set by `SecurityHeadersMiddleware`).
     public var clientAddress: String?
@@ -31,18 +38,11 @@ public struct AppRequestContext: RequestContext {
 }
 
 /// Resolves the session cookie into a profile before any handler runs, and gives every browser a
-/// random visitor id for counting and capping partner offers (no database row behind it).
+/// signed visitor id for counting and capping partner offers (`VisitorIDs`; no database row behind it).
 struct VisitorMiddleware: RouterMiddleware {
     static let visitorCookie = CookieJar.visitor
-    /// Keyed per process, so the ids cannot be computed from outside.
-    private static let firstVisitKey = SessionService.newToken()
     let sessions: SessionService
-
-    /// 43 URL-safe characters, the format of the cookie. From the address alone: a client that
-    /// keeps no cookies cannot become a new visitor by changing its User-Agent.
-    static func firstVisitToken(address: String) -> String {
-        TextDigest.sha256(firstVisitKey, "|", address).withUnsafeBytes { RandomToken.base64URL($0) }
-    }
+    let visitors: VisitorIDs
 
     func handle(
         _ request: Request, context: AppRequestContext,
@@ -59,21 +59,25 @@ struct VisitorMiddleware: RouterMiddleware {
             }
         }
         let metadata = FetchMetadata(request.headers)
+        let address = context.clientAddress ?? ""
+        context.visitorAddress = address.isEmpty ? "" : try await visitors.addressKey(address)
         var firstVisit = false
         var newVisitor: String?
-        if let raw = context.cookies.value(Self.visitorCookie, in: request), RandomToken.isWellFormed(raw) {
-            context.visitor = SessionService.hash(raw)
+        if let raw = context.cookies.value(Self.visitorCookie, in: request), let id = try await visitors.verified(raw) {
+            context.visitor = SessionService.hash(id)
+            context.hasVisitorCookie = true
         } else {
-            // A first visit's id is derived from its address, so a client that never keeps cookies
-            // stays one visitor. Only a browser (every current one sends `Sec-Fetch-Site`) counts as
-            // a person seeing offers; a crawler or script without cookies is the uncounted visitor
+            // No id this deployment signed (none, an old unsigned one, or a made-up one): a first
+            // visit. Its id is derived from its address, so a client that never keeps cookies stays
+            // one visitor. Only a browser (every current one sends `Sec-Fetch-Site`) counts as a
+            // person seeing offers; a crawler or script without cookies is the uncounted visitor
             // "": it writes no impression rows and shares one frequency cap (and its id is only
             // worked out for a cookie, which a public page, such as a shared list, does not set).
             firstVisit = true
             if metadata.isBrowser {
-                let token = Self.firstVisitToken(address: context.clientAddress ?? "")
+                let token = try await visitors.issue(address: address)
                 newVisitor = token
-                context.visitor = SessionService.hash(token)
+                context.visitor = SessionService.hash(String(token.prefix { $0 != "." }))
             } else {
                 context.visitor = ""
             }
@@ -82,7 +86,8 @@ struct VisitorMiddleware: RouterMiddleware {
         if metadata.isBackgroundKeep { context.visitor = "" }
         var response = try await next(request, context)
         if firstVisit, !response.isPublic {
-            let token = newVisitor ?? Self.firstVisitToken(address: context.clientAddress ?? "")
+            let token: String
+            if let newVisitor { token = newVisitor } else { token = try await visitors.issue(address: address) }
             response.setCookie(context.cookies.make(Self.visitorCookie, token, maxAge: 365 * 24 * 3600))
         }
         return response
@@ -99,6 +104,9 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     static let frameOptions = HTTPField.Name("X-Frame-Options")!
 
+    /// Seconds a client waits before asking again after a 503 that named no time of its own.
+    static let retryAfter = "5"
+
     /// Two years, as the HSTS preload list asks; subdomains are the deployer's to decide.
     static let strictTransportSecurity = "max-age=63072000"
 
@@ -114,6 +122,9 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         context.clientAddress = transport.clientAddress(request, peer: context.clientAddress)
         var response = try await next(request, context)
         if context.cookies.secure { response.headers[.strictTransportSecurity] = Self.strictTransportSecurity }
+        // Every 503 says when to come back, whichever layer answered it (a failed write's API
+        // answer had none, where a 429 did).
+        if response.status == .serviceUnavailable, response.headers[.retryAfter] == nil { response.headers[.retryAfter] = Self.retryAfter }
         // No handler sets these: appended as fields made once (setting each checked its value
         // and searched the fields again on every answer).
         response.headers.append(contentsOf: Self.fixedFields)

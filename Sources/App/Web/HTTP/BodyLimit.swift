@@ -9,14 +9,9 @@ import Synchronization
 struct BodyLimitMiddleware: RouterMiddleware {
     /// The limit: page forms, the console's image uploads (48 KB) and API JSON all fit.
     static var maxBytes: Int { 64 * 1024 }
-    /// An import's upload (an export ZIP or CSV), the one exception.
+    /// An import's upload (an export ZIP or CSV), the one exception; how many are read at once, and
+    /// how fast, is `UploadSlots`' to say.
     static var importMaxBytes: Int { 32 << 20 }
-
-    /// Large uploads being read on this server (one router, one count).
-    final class LargeUploads: Sendable {
-        let count = Mutex(0)
-    }
-    let largeUploads = LargeUploads()
 
     /// The limit for this request: the import upload's, or everyone else's.
     static func limit(_ request: Request) -> Int {
@@ -33,20 +28,6 @@ struct BodyLimitMiddleware: RouterMiddleware {
         var request = request
         var context = context
         context.maxUploadSize = Self.limit(request)
-        // At most two large uploads are read at once on a server: each may hold 32 MiB a few times over.
-        let large = context.maxUploadSize > Self.maxBytes
-        if large {
-            let admitted = largeUploads.count.withLock { count -> Bool in
-                guard count < 2 else { return false }
-                count += 1
-                return true
-            }
-            guard admitted else {
-                throw HTTPError(
-                    .tooManyRequests, headers: [.retryAfter: "30"], message: "Other uploads are being read: try again in half a minute.")
-            }
-        }
-        defer { if large { largeUploads.count.withLock { $0 -= 1 } } }
         request.body = RequestBody(asyncSequence: LimitedBody(base: request.body, limit: context.maxUploadSize, declared: declared))
         var response = try await next(request, context)
         if response.status == .contentTooLarge { response.headers[.connection] = "close" }

@@ -37,8 +37,11 @@ struct CSRFMiddleware: RouterMiddleware {
             let submitted: String?
             (request, submitted) = try await Self.submittedToken(request, context)
             guard let submitted, ConstantTime.equal(submitted, token.value) else {
-                // The refusal page's own forms (the layout's) carry this browser's token.
-                return try RequestScope.$csrf.withValue(token) { try refusal(request) }
+                // The refusal page's own forms (the layout's) carry this browser's token. An upload
+                // refused unread is not waited for: the connection closes after the answer.
+                var response = try RequestScope.$csrf.withValue(token) { try refusal(request) }
+                if Route.startImport.matches(Substring(request.uri.path)) { response.headers[.connection] = "close" }
+                return response
             }
         }
         var response = try await RequestScope.$csrf.withValue(token) {
@@ -52,9 +55,13 @@ struct CSRFMiddleware: RouterMiddleware {
     }
 
     /// The token from the header, or else from the form body. The body, once read, is handed on
-    /// to the handler unchanged.
+    /// to the handler unchanged. An import's upload (up to 32 MiB) carries it in its address
+    /// (`?csrf=`, the form's action): its body is never read before the token is checked.
     static func submittedToken(_ request: Request, _ context: AppRequestContext) async throws -> (Request, String?) {
         if let header = request.headers[header] { return (request, header) }
+        if Route.startImport.matches(Substring(request.uri.path)) {
+            return (request, request.uri.queryParameters[Substring(field)].map(String.init))
+        }
         // Only the media type is case-insensitive: a multipart boundary must stay as sent.
         let contentType = request.headers[.contentType] ?? ""
         let mediaType = contentType.lowercased()

@@ -9,7 +9,7 @@ import SQLKit
 /// without the write being done again; while the first is still being answered, 409; with another
 /// request, 422. Answers of 500 and above, 408 and 429, and failures, are not kept, so the key can
 /// be retried.
-/// A write without the header is done as before.
+/// A write without the header, or from a caller with no token, session or signed visitor id, is done as before.
 struct IdempotencyMiddleware: RouterMiddleware {
     static let header = HTTPField.Name("Idempotency-Key")!
     static let replayed = HTTPField.Name("Idempotent-Replayed")!
@@ -30,10 +30,11 @@ struct IdempotencyMiddleware: RouterMiddleware {
         guard Self.isWellFormed(key) else {
             throw HTTPError(.badRequest, message: "An Idempotency-Key is 1 to 255 visible ASCII characters, such as a UUID.")
         }
+        guard let scope = Self.scope(request, context) else { return try await next(request, context) }
         var request = request
         let body = try await request.collectBody(upTo: context.maxUploadSize)
         let fingerprint = Self.fingerprint(request.method, request.uri.path, request.uri.query, body)
-        switch try await store.claim(scope: Self.scope(request, context), key: key, fingerprint: fingerprint) {
+        switch try await store.claim(scope: scope, key: key, fingerprint: fingerprint) {
         case .answered(let answer):
             var headers = HTTPFields()
             headers[.contentType] = answer.contentType
@@ -72,11 +73,14 @@ struct IdempotencyMiddleware: RouterMiddleware {
         return Hex.string(hash.finalize())
     }
 
-    /// Whose keys: an API token's (hashed), else the session's profile, else the browser's visitor id.
-    static func scope(_ request: Request, _ context: AppRequestContext) -> String {
+    /// Whose keys: an API token's (hashed), else the session's profile, else the browser's signed
+    /// visitor id. Nil for a caller with none of them: a key cannot be tied to anyone, so it is not
+    /// kept (two cookieless clients sending one key shared one scope, and the second was answered
+    /// with the first's reply while nothing was done for it).
+    static func scope(_ request: Request, _ context: AppRequestContext) -> String? {
         if let authorization = request.headers[.authorization] { return "token:" + SessionService.hash(authorization) }
         if let profile = context.profileID { return "profile:" + profile.uuidString.lowercased() }
-        return "visitor:" + context.visitor
+        return context.hasVisitorCookie && !context.visitor.isEmpty ? "visitor:" + context.visitor : nil
     }
 
     /// Keeps the answer (its body read into memory: a write's answer is small) and returns it.

@@ -46,6 +46,10 @@ struct MultipartForm {
         guard let form = parse(Data(buffer: buffer), boundary: boundary) else {
             throw HTTPError(.badRequest, message: "The form could not be read. Reload the page and try again.")
         }
+        // Its text fields follow the rules every text does (`TextInputMiddleware` checks the other bodies).
+        if form.fields.values.contains(where: { $0.contains(where: TextRules.hasControlCharacter) }) {
+            throw HTTPError(.badRequest, message: TextRules.controlMessage)
+        }
         return form
     }
 

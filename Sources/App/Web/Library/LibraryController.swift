@@ -39,7 +39,7 @@ struct LibraryController {
             let empty = LibraryPage(items: [], total: 0, page: page)
             return try renderer.response(MyListsPage(list: list, filter: filter, genres: [], page: empty, renderer: renderer))
         }
-        let visitor = context.visitor
+        let viewer = context.viewer
         // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
         let version = library.versions.current(profile)
         let key = "\(profile)|\(Route.libraryList(list, page: page, filter: filter))"
@@ -60,7 +60,7 @@ struct LibraryController {
             }
             return (html, ListingContext(items: result.items, kind: filter.kind, key: "my-lists|\(key)|\(titles.finalize())", name: "my-lists"))
         }
-        return await renderer.listingResponse(fresh.parts, listing: fresh.listing, offers: offers, visitor: visitor)
+        return await renderer.listingResponse(fresh.parts, listing: fresh.listing, offers: offers, viewer: viewer)
     }
 
     struct ChangeForm: Decodable {

@@ -41,7 +41,7 @@ struct ListFormFields {
         self.description = description
         var errors: [String: String] = [:]
         switch error {
-        case .nameMissing, .nameTooLong: errors["name"] = error?.message
+        case .nameMissing, .nameTooLong, .nameHasDirectionControl: errors["name"] = error?.message
         case .descriptionTooLong: errors["description"] = error?.message
         case .some(let other): errors["form"] = other.message
         case nil: break

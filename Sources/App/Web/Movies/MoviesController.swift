@@ -62,13 +62,13 @@ struct MoviesController {
                     let made = try render([:])
                     return sharedPages.put(key, made.html, listing: made.listing)
                 }()
-            return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, visitor: context.visitor)
+            return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, viewer: context.viewer)
         }
         // The person's page: their state on each card, kept while their lists and the catalogue's answer stay as they were.
         let page = try await personalPages.page("\(profile)|\(key)", version: library.versions.current(profile)) { [library] in
             try render(try await library.states(profile: profile, movieIDs: list.movies.map(\.id)))
         }
-        return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, visitor: context.visitor)
+        return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, viewer: context.viewer)
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -77,7 +77,7 @@ struct MoviesController {
         switch await titles.movie(id, profile: profile) {
         case .found(let movie, let source):
             return try await titlePages.response(
-                "movie|\(id)|\(source.identity)", profile: profile, offers: OfferContext(movie: movie), visitor: context.visitor
+                "movie|\(id)|\(source.identity)", profile: profile, offers: OfferContext(movie: movie), viewer: context.viewer
             ) { [library, actions, renderer, clock] in
                 async let saved = library.item(profile: profile, movieID: id)
                 let personal = try await actions.personalState(.movie, id, profile: profile)

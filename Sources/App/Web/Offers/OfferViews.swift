@@ -110,14 +110,14 @@ enum SponsoredSlots {
 
 extension PageRenderer {
     /// A rendered listing with this visitor's sponsored cards in its slots.
-    func listingResponse(_ parts: PageParts, listing: ListingContext, offers: OfferService, visitor: String) async -> Response {
+    func listingResponse(_ parts: PageParts, listing: ListingContext, offers: OfferService, viewer: OfferViewer) async -> Response {
         let slots = parts.sponsoredSlots
-        let chosen = slots > 0 ? await offers.forListing(listing, slots: slots, visitor: visitor) : []
+        let chosen = slots > 0 ? await offers.forListing(listing, slots: slots, viewer: viewer) : []
         return parts.response(cards: chosen.compactMap { try? sponsoredCards.html($0, renderer: self) })
     }
 
-    func listingResponse(_ page: some Page, listing: ListingContext, offers: OfferService, visitor: String) async throws -> Response {
-        await listingResponse(PageParts(try html(page)), listing: listing, offers: offers, visitor: visitor)
+    func listingResponse(_ page: some Page, listing: ListingContext, offers: OfferService, viewer: OfferViewer) async throws -> Response {
+        await listingResponse(PageParts(try html(page)), listing: listing, offers: offers, viewer: viewer)
     }
 }
 

@@ -31,7 +31,7 @@ struct OffersController {
         let titleRef = request.uri.queryParameters["title"].flatMap { TitleRef(String($0)) }
         if FetchMetadata(request.headers).isCrossSiteSubresource {
             // The title as written (well-formed only): no catalogue lookup for a request that is not a visit.
-            await offers.discardCrossSite(offer, title: titleRef, visitor: context.visitor)
+            await offers.discardCrossSite(offer, title: titleRef, viewer: context.viewer)
             var response = Response(status: .noContent)
             response.headers[.cacheControl] = "no-store"
             return response
@@ -42,7 +42,7 @@ struct OffersController {
         let listing = ClickDetails.listingName(query["listing"].map(String.init))
         guard
             let destination = await offers.clickThrough(
-                offer, title: await resolve(titleRef), placement: placement, listing: listing, visitor: context.visitor)
+                offer, title: await resolve(titleRef), placement: placement, listing: listing, viewer: context.viewer)
         else {
             return try ErrorPages.notFound(renderer, "This offer has no valid shop address.")
         }

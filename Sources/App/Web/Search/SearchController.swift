@@ -81,7 +81,7 @@ struct SearchController {
                 (parts, listing) = (PageParts(made.html), made.listing)
             }
         }
-        var response = await renderer.listingResponse(parts, listing: listing, offers: offers, visitor: context.visitor)
+        var response = await renderer.listingResponse(parts, listing: listing, offers: offers, viewer: context.viewer)
         for cookie in cookies { response.setCookie(cookie) }
         return response
     }

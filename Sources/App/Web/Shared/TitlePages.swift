@@ -22,14 +22,14 @@ struct TitlePages: Sendable {
     /// `key` names the title and the catalogue answer its page is drawn from (`CatalogSource.identity`);
     /// `render` gives the page with `PageParts.sponsoredMarker` where the offers go (run on a miss only).
     func response(
-        _ key: String, profile: UUID?, offers made: @autoclosure () -> OfferContext, visitor: String,
+        _ key: String, profile: UUID?, offers made: @autoclosure () -> OfferContext, viewer: OfferViewer,
         render: @escaping @Sendable () async throws -> String
     ) async throws -> Response {
         let context = contexts.context(key, make: made)
         // A visitor without lists sees what every such visitor sees: one page for all of them.
         let owner = versions.owner(profile)
         let page = try await pages.page("\(owner.key)|\(key)", version: owner.version, listing: key, render: render)
-        let chosen = await offers.forTitle(context, visitor: visitor)
+        let chosen = await offers.forTitle(context, viewer: viewer)
         return page.parts.response(cards: [try sections.html(chosen, title: context.title, renderer: renderer)])
     }
 }

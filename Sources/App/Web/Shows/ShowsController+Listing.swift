@@ -27,6 +27,6 @@ extension ShowsController {
             let page = ShowsPage(cards: cards, source: view.source, query: view.query, page: view.page, isEnd: view.isEnd)
             return (try renderer.html(page), ListingContext(shows: view.shows, kind: .show, key: key, name: view.name))
         }
-        return await renderer.listingResponse(kept.parts, listing: kept.listing, offers: offers, visitor: context.visitor)
+        return await renderer.listingResponse(kept.parts, listing: kept.listing, offers: offers, viewer: context.viewer)
     }
 }

@@ -30,7 +30,7 @@ struct ShowsController {
     func list(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let query = request.uri.queryParameters
         if let q = try FormInput.queryFields(request)["q"], !q.trimmingCharacters(in: .whitespaces).isEmpty {
-            guard q.count <= Self.maxQueryLength else {
+            guard TextRules.length(q) <= Self.maxQueryLength else {
                 return try ErrorPages.badRequest(renderer, "Search for at most \(Self.maxQueryLength) characters.", backURL: Route.showsPage(1))
             }
             let result = await shows.search(q)
@@ -64,7 +64,7 @@ struct ShowsController {
             let listing = ListingContext(items: result.items, kind: .show, key: key, name: "tv-favorites")
             return (try renderer.html(ShowFavoritesPage(cards: cards, page: result)), listing)
         }
-        return await renderer.listingResponse(kept.parts, listing: kept.listing, offers: offers, visitor: context.visitor)
+        return await renderer.listingResponse(kept.parts, listing: kept.listing, offers: offers, viewer: context.viewer)
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -73,7 +73,7 @@ struct ShowsController {
         switch await titles.show(id, profile: profile) {
         case .found(let show, let source):
             return try await titlePages.response(
-                "show|\(id)|\(source.identity)", profile: profile, offers: OfferContext(show: show), visitor: context.visitor
+                "show|\(id)|\(source.identity)", profile: profile, offers: OfferContext(show: show), viewer: context.viewer
             ) { [library, actions, renderer] in
                 async let saved = library.item(profile: profile, movieID: id, kind: .show)
                 let personal = try await actions.personalState(.show, id, profile: profile)
