@@ -18,9 +18,14 @@ Tests can also `from conftest import wait_for`.
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import hashlib
+import hmac
 import json
 import os
 import secrets
+import sqlite3
 import selectors
 import shutil
 import signal
@@ -330,6 +335,8 @@ def launch_app(stub, tmpdir: Path, extra_env: dict | None = None) -> App:
             "UPSTREAM_WAIT_MS": "3000",
             # Likewise each test's browser is a new visitor from the same address.
             "NEW_VISITORS_PER_HOUR": "0",
+            "OFFER_CLICKS_PER_ADDRESS": "0",
+            "OFFER_IMPRESSIONS_PER_ADDRESS": "0",
         }
     )
     env.pop("ADMIN_TOKEN", None)  # no longer used by the app (it would only log a warning)
@@ -349,7 +356,9 @@ def app(stub, tmp_path_factory, request):
             f"app binary not found at {APP_BINARY}: build it first (`swift build`, or scripts/test which builds it)",
             pytrace=False,
         )
+    global _SESSION_DATABASE
     instance = launch_app(stub, tmp_path_factory.mktemp("app"))
+    _SESSION_DATABASE = instance.env["SQLITE_PATH"]
     process = instance.process
     try:
         yield instance
@@ -420,6 +429,26 @@ def _make_driver(size: tuple[int, int], profile_dir: str, prefs: dict | None = N
     return driver
 
 
+_SESSION_DATABASE: str | None = None
+
+
+def _signed_visitor() -> str:
+    """A new visitor id signed as the session app signs them (`VisitorIDs`: 22 characters, a full
+    stop, the first 16 bytes of HMAC-SHA256 under the deployment's key, base64url): a made-up value
+    is no visitor to the app. Random when the key cannot be read (another app then treats it as a
+    first visit)."""
+    ident = base64.urlsafe_b64encode(secrets.token_bytes(16)).rstrip(b"=").decode()
+    secret = None
+    if _SESSION_DATABASE:
+        with contextlib.suppress(sqlite3.Error), contextlib.closing(sqlite3.connect(f"file:{_SESSION_DATABASE}?mode=ro", uri=True)) as db:
+            row = db.execute("SELECT secret FROM deployment_keys WHERE name = 'visitors'").fetchone()
+            secret = row[0] if row else None
+    if secret is None:
+        return secrets.token_urlsafe(32)
+    mac = hmac.new(secret.encode(), f"visitor|{ident}".encode(), hashlib.sha256).digest()[:16]
+    return ident + "." + base64.urlsafe_b64encode(mac).rstrip(b"=").decode()
+
+
 def _browser(request, size: tuple[int, int], prefs: dict | None = None, extra_args: tuple[str, ...] = ()):
     """Yields a driver with a fresh profile; `extra_args` are more Chromium switches (e.g. host mapping)."""
     profile_dir = tempfile.mkdtemp(prefix="popcorn-e2e-profile-")
@@ -429,7 +458,7 @@ def _browser(request, size: tuple[int, int], prefs: dict | None = None, extra_ar
     # would share one frequency cap for partner offers.
     driver.execute_cdp_cmd(
         "Network.setCookie",
-        {"name": "ps_visitor", "value": secrets.token_urlsafe(32), "domain": "127.0.0.1", "path": "/", "httpOnly": True, "sameSite": "Lax"},
+        {"name": "ps_visitor", "value": _signed_visitor(), "domain": "127.0.0.1", "path": "/", "httpOnly": True, "sameSite": "Lax"},
     )
     try:
         yield driver

@@ -9,6 +9,9 @@ import ServiceLifecycle
 /// The server as used by `main` and by the tests.
 public func buildApplication(services: AppServices, onShutdown: [@Sendable () async -> Void] = []) async throws -> some ApplicationProtocol {
     let router = try await buildRouter(services: services)
+    // The deployment's visitor key made (or read) before the first request, not by it; a database
+    // that does not answer yet leaves it to the first visit.
+    _ = try? await services.visitorIDs.keys.key(DeploymentKeys.visitors)
     // Impressions still queued in memory are written before the database closes.
     let flushImpressions: @Sendable () async -> Void = { await services.offers.tracker.close() }
     return Application(

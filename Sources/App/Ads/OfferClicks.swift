@@ -8,7 +8,7 @@ public enum DiscardedClick: String, Sendable, CaseIterable {
     /// Another site's page made the browser request the link without the visitor following it
     /// (an image, a script, a fetch, a frame).
     case crossSite = "cross-site"
-    /// Past the clicks counted from one client address on this offer today (`OfferTracker.clicksPerAddress`).
+    /// Past the clicks counted from one client address on this offer today (`OfferTracker.AddressCaps`).
     case overAddressCap = "address-cap"
 }
 
@@ -28,11 +28,15 @@ public struct OfferViewer: Sendable, Hashable {
 extension OfferTracker {
     /// A click is counted once per visitor, offer and window: fixed 30-minute UTC windows.
     static let clickWindow: TimeInterval = 30 * 60
-    /// At most this many counted clicks per client address, offer and UTC day: fresh visitor ids
-    /// from one address (a script clearing its cookies) cannot inflate an offer's clicks.
-    static let clicksPerAddress = 3
-    /// At most this many counted impressions per client address, offer and UTC day.
-    static let impressionsPerAddress = 10
+    /// Counted clicks and impressions per client address, offer and UTC day: fresh visitor ids from
+    /// one address (a script clearing its cookies) cannot inflate an offer's counts. 0: no cap.
+    public struct AddressCaps: Sendable, Equatable {
+        public var clicks = 3
+        public var impressions = 10
+
+        /// The bound a count is compared with: none for an unknown address or a cap of 0.
+        static func bound(_ cap: Int, address: String) -> Int { address.isEmpty || cap == 0 ? Int.max : cap }
+    }
 
     struct Click: Sendable {
         var id = UUID()
@@ -59,12 +63,12 @@ extension OfferTracker {
     }
 
     /// Writes one click and says whether it counted (nil) or why not. A candidate is inserted with its
-    /// `dedupe_key` while its address has counted fewer than `clicksPerAddress` clicks on the offer
+    /// `dedupe_key` while its address has counted fewer than its cap of clicks on the offer
     /// today; the unique index lets only the first of its window in (whatever the number of
     /// concurrent requests, servers or transactions). A click not counted adds one to its reason's
     /// count in `offer_discarded_clicks`: a row per discarded click let a script grow the table at will.
     @discardableResult
-    static func insert(_ click: Click, on sql: any SQLDatabase) async throws -> DiscardedClick? {
+    static func insert(_ click: Click, cap: Int, on sql: any SQLDatabase) async throws -> DiscardedClick? {
         if click.discarded == nil {
             let counted = try await sql.raw(
                 """
@@ -72,7 +76,7 @@ extension OfferTracker {
                 SELECT \(bind: click.id), \(bind: click.offer), \(bind: click.advertiser), \(bind: click.visitor), \(bind: click.title),
                 \(bind: click.day), \(bind: click.at), \(bind: click.dedupeKey), \(bind: click.address)
                 WHERE (SELECT COUNT(*) FROM offer_clicks WHERE offer_id = \(bind: click.offer) AND day = \(bind: click.day)
-                AND address = \(bind: click.address) AND discarded IS NULL) < \(bind: click.address.isEmpty ? Int.max : clicksPerAddress)
+                AND address = \(bind: click.address) AND discarded IS NULL) < \(bind: AddressCaps.bound(cap, address: click.address))
                 ON CONFLICT DO NOTHING RETURNING id
                 """
             ).first()

@@ -55,7 +55,7 @@ public struct OfferReport: Sendable {
         public let discarded: Int
         public let repeats: Int
         public let crossSite: Int
-        /// Clicks past the day's counted clicks from one client address (`OfferTracker.clicksPerAddress`).
+        /// Clicks past the day's counted clicks from one client address (`OfferTracker.AddressCaps`).
         public let capped: Int
         /// Clicks per impression as a percentage text ("2.5 %"), "–" without impressions.
         public let rate: String

@@ -4,8 +4,8 @@ import Logging
 import SQLKit
 import Synchronization
 
-/// Counts impressions (one per visitor, offer and UTC day; at most `impressionsPerAddress` per client
-/// address) and clicks (one per visitor, offer and 30-minute UTC window, at most `clicksPerAddress`
+/// Counts impressions (one per visitor, offer and UTC day; at most `caps.impressions` per client
+/// address) and clicks (one per visitor, offer and 30-minute UTC window, at most `caps.clicks`
 /// per address and day; the others are counted as discarded, see `OfferTracker.Click`).
 ///
 /// Impressions are queued in memory and written in batches within a second, so showing an offer
@@ -16,7 +16,7 @@ public final class OfferTracker: Sendable {
         let offer: Int
         let advertiser: Int
         let visitor: String
-        /// The client address, keyed: at most `impressionsPerAddress` are counted per address, offer and day.
+        /// The client address, keyed: at most `caps.impressions` are counted per address, offer and day.
         let address: String
         let day: String
     }
@@ -29,6 +29,7 @@ public final class OfferTracker: Sendable {
     let clock: any AppClock
     let logger: Logger
     let flushDelay: Duration
+    let caps: AddressCaps
     private let pending = Mutex<[Impression]>([])
     /// Clicks whose own insert failed (a busy database): written by the next flush, never dropped.
     private let pendingClicks = Mutex<[Click]>([])
@@ -39,8 +40,9 @@ public final class OfferTracker: Sendable {
     /// Set by `close()`: the database is about to shut down, so a timer's flush must not touch it.
     private let closed = Mutex(false)
 
-    init(database: AppDatabase, clock: any AppClock, logger: Logger, flushDelay: Duration = .seconds(1)) {
+    init(database: AppDatabase, clock: any AppClock, logger: Logger, flushDelay: Duration = .seconds(1), caps: AddressCaps = AddressCaps()) {
         self.database = database
+        self.caps = caps
         self.clock = clock
         self.logger = logger
         self.flushDelay = flushDelay
@@ -131,12 +133,12 @@ public final class OfferTracker: Sendable {
     }
 
     private func write(_ batch: [Impression]) async throws {
-        try await database.writeSQL { sql in try await Self.insert(batch, on: sql) }
+        try await database.writeSQL { [caps] sql in try await Self.insert(batch, cap: caps.impressions, on: sql) }
     }
 
     /// One statement per impression: it is counted unless its address already has
-    /// `impressionsPerAddress` on the offer that day, and the primary key keeps one per visitor.
-    private static func insert(_ batch: [Impression], on sql: any SQLDatabase) async throws {
+    /// `cap` on the offer that day, and the primary key keeps one per visitor.
+    private static func insert(_ batch: [Impression], cap: Int, on sql: any SQLDatabase) async throws {
         for impression in batch {
             try await sql.raw(
                 """
@@ -144,7 +146,7 @@ public final class OfferTracker: Sendable {
                 SELECT \(bind: impression.offer), \(bind: impression.advertiser), \(bind: impression.visitor), \(bind: impression.day),
                 \(bind: impression.address)
                 WHERE (SELECT COUNT(*) FROM offer_impressions WHERE offer_id = \(bind: impression.offer) AND day = \(bind: impression.day)
-                AND address = \(bind: impression.address)) < \(bind: impression.address.isEmpty ? Int.max : impressionsPerAddress)
+                AND address = \(bind: impression.address)) < \(bind: AddressCaps.bound(cap, address: impression.address))
                 ON CONFLICT (offer_id, visitor, day) DO NOTHING
                 """
             ).run()
@@ -166,7 +168,7 @@ public final class OfferTracker: Sendable {
             day: day(now), at: now,
             discarded: discarded)
         do {
-            return try await database.writeSQL { sql in try await Self.insert(click, on: sql) }
+            return try await database.writeSQL { [caps] sql in try await Self.insert(click, cap: caps.clicks, on: sql) }
         } catch {
             let startTimer = pendingClicks.withLock { queue in
                 queue.append(click)
@@ -178,8 +180,8 @@ public final class OfferTracker: Sendable {
     }
 
     private func write(_ clicks: [Click]) async throws {
-        try await database.writeSQL { sql in
-            for click in clicks { try await Self.insert(click, on: sql) }
+        try await database.writeSQL { [caps] sql in
+            for click in clicks { try await Self.insert(click, cap: caps.clicks, on: sql) }
         }
     }
 }

@@ -25,6 +25,10 @@ public struct OperationsConfig: Sendable, Equatable {
     /// `CLEANUP_INTERVAL_SECONDS`: how often expired sessions, visitors and counters are swept
     /// (by one server of those sharing the database).
     public var cleanupIntervalSeconds = 3600
+    /// `OFFER_CLICKS_PER_ADDRESS`, `OFFER_IMPRESSIONS_PER_ADDRESS`: counted clicks (3) and
+    /// impressions (10) per client address, offer and UTC day; 0 = no cap (a test rig whose every
+    /// browser is 127.0.0.1).
+    public var offerCaps = OfferTracker.AddressCaps()
     /// Whether this server tells the others sharing a PostgreSQL database of its changes and
     /// listens for theirs. Always, but in the Swift tests: their many apps share one database,
     /// and each would hear every other test's writes (and send a notice per write on a loaded pool).
@@ -56,6 +60,8 @@ public struct OperationsConfig: Sendable, Equatable {
         }
         if let wait = try number("UPSTREAM_WAIT_MS", 50...30_000, "milliseconds") { config.upstreamWaitMilliseconds = wait }
         if let seconds = try number("CLEANUP_INTERVAL_SECONDS", 1...86_400, "a number of seconds") { config.cleanupIntervalSeconds = seconds }
+        if let clicks = try number("OFFER_CLICKS_PER_ADDRESS", 0...1_000_000, "a number of clicks") { config.offerCaps.clicks = clicks }
+        if let views = try number("OFFER_IMPRESSIONS_PER_ADDRESS", 0...1_000_000, "a number of impressions") { config.offerCaps.impressions = views }
         return config
     }
 }

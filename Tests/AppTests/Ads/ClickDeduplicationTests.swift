@@ -134,7 +134,7 @@ struct ClickDeduplicationTests {
             let click = OfferTracker.Click(
                 offer: 7, advertiser: 3, visitor: "v", address: "a", title: nil, day: OfferFixtures.today, at: ManualClock().now(), discarded: nil)
             let outcomes = try await database.writeSQL { sql in
-                [try await OfferTracker.insert(click, on: sql), try await OfferTracker.insert(click, on: sql)]
+                [try await OfferTracker.insert(click, cap: 3, on: sql), try await OfferTracker.insert(click, cap: 3, on: sql)]
             }
             #expect(outcomes == [nil, .repeated])
             let rows = try await database.sql.raw("SELECT COUNT(*) AS n FROM offer_clicks WHERE discarded IS NULL").first()

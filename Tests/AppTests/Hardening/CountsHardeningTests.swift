@@ -53,9 +53,9 @@ struct CountsHardeningTests {
             tracker.impressions([offer], viewer: OfferViewer(id: "w", address: "one-network"))
             for index in 0..<30 { tracker.impressions([offer], viewer: OfferViewer(id: "w\(index)", address: "one-network")) }
             let totals = try await app.clickTotals(id)
-            #expect(totals.clicks == OfferTracker.clicksPerAddress + 1)
-            #expect(totals.capped == 8 - OfferTracker.clicksPerAddress && totals.discarded == totals.capped)
-            #expect(totals.impressions == OfferTracker.impressionsPerAddress)
+            #expect(totals.clicks == OfferTracker.AddressCaps().clicks + 1)
+            #expect(totals.capped == 8 - OfferTracker.AddressCaps().clicks && totals.discarded == totals.capped)
+            #expect(totals.impressions == OfferTracker.AddressCaps().impressions)
             #expect(try await app.offerClickRowCount() == 4, "a click past the cap is a count, not a row")
             app.clock.advance(24 * 3600)
             try await tracker.click(offer, viewer: OfferViewer(id: "v0", address: "one-network"), title: nil)
