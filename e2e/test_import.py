@@ -113,7 +113,8 @@ def test_a_letterboxd_export_is_imported_with_a_live_bar_and_its_unmatched_row_r
     stub.set(latency_ms=2500, scope="itunes")
 
     driver.get(app.url("/import"))
-    file_input = wait_for(driver, "form[action='/import'] input#import-file[type=file][name=file]")
+    # The form's action carries its token (`/import?csrf=…`): an upload is not read before it is checked.
+    file_input = wait_for(driver, "form[action^='/import?csrf='] input#import-file[type=file][name=file]")
     assert file_input.find_element(By.XPATH, "ancestor::form").get_attribute("enctype") == "multipart/form-data"
     file_input.send_keys(str(letterboxd_zip(tmp_path)))
     submit(driver, "Import")

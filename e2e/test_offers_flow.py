@@ -386,9 +386,10 @@ def test_a_new_offer_wins_its_films_banner_and_the_click_reaches_the_shop_and_th
     assert csv["status"] == 200, csv
     lines = csv["body"].splitlines()
     assert lines[0] == (
-        "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_usd,conversion_percent"
+        "day,impressions,clicks,ctr_percent,discarded_repeat,discarded_cross_site,orders,revenue_usd,conversion_percent,"
+        "discarded_address_cap"
     ) and len(lines) == 2, lines
-    assert lines[1].startswith(f"{today},{impressions},1,") and lines[1].endswith(",0,0,1,49.99,100.00"), lines
+    assert lines[1].startswith(f"{today},{impressions},1,") and lines[1].endswith(",0,0,1,49.99,100.00,0"), lines
 
     # Leave the shared app as it was for later files: pause the offer; its link then leads nowhere.
     browser.get(app.url("/admin/offers"))

@@ -26,6 +26,7 @@ enum JSONTextCheck {
     private struct Scanner {
         let bytes: [UInt8]
         var index = 0
+        var stopped = false
 
         mutating func skipSpace() {
             while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
@@ -34,7 +35,7 @@ enum JSONTextCheck {
         /// The first problem in the value at `index`, or nil (also when the JSON is malformed: the
         /// scan stops, and the decoder says what is wrong).
         mutating func value(depth: Int) -> Problem? {
-            guard depth < JSONTextCheck.maxDepth else { return nil }
+            guard depth < JSONTextCheck.maxDepth, !stopped else { return stop() }
             skipSpace()
             guard index < bytes.count else { return nil }
             switch bytes[index] {
@@ -42,17 +43,18 @@ enum JSONTextCheck {
             case UInt8(ascii: "["):
                 index += 1
                 skipSpace()
-                if index < bytes.count, bytes[index] == UInt8(ascii: "]") { return nil }
-                while index < bytes.count {
+                if closes(UInt8(ascii: "]")) { return nil }
+                while index < bytes.count, !stopped {
                     if let problem = value(depth: depth + 1) { return problem }
                     skipSpace()
-                    guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
-                    index += 1
+                    if closes(UInt8(ascii: "]")) { return nil }
+                    guard next(UInt8(ascii: ",")) else { return nil }
                 }
                 return nil
             case UInt8(ascii: "\""):
                 switch string() {
                 case .failure(let problem): return problem
+                case .success(nil): return stop()
                 case .success: return nil
                 }
             default:
@@ -66,25 +68,47 @@ enum JSONTextCheck {
             index += 1
             var names = Set<String>()
             skipSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "}") { return nil }
-            while index < bytes.count {
+            if closes(UInt8(ascii: "}")) { return nil }
+            while index < bytes.count, !stopped {
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return stop() }
                 let name: String
                 switch string() {
                 case .failure(let problem): return problem
-                case .success(nil): return nil
+                case .success(nil): return stop()
                 case .success(let decoded?): name = decoded
                 }
                 guard names.insert(name).inserted else { return .duplicateName(name) }
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
-                index += 1
+                guard next(UInt8(ascii: ":")) else { return nil }
                 if let problem = value(depth: depth + 1) { return problem }
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ",") else { return nil }
-                index += 1
+                if closes(UInt8(ascii: "}")) { return nil }
+                guard next(UInt8(ascii: ",")) else { return nil }
             }
+            return nil
+        }
+
+        /// Consumes `bracket` when it is next.
+        mutating func closes(_ bracket: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == bracket else { return false }
+            index += 1
+            return true
+        }
+
+        /// Consumes `separator`; otherwise the JSON is malformed and the scan stops.
+        mutating func next(_ separator: UInt8) -> Bool {
+            guard index < bytes.count, bytes[index] == separator else {
+                stopped = true
+                return false
+            }
+            index += 1
+            return true
+        }
+
+        /// The JSON is malformed: nothing more is scanned (the decoder will say what is wrong).
+        mutating func stop() -> Problem? {
+            stopped = true
             return nil
         }
 

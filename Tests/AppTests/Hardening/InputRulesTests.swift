@@ -63,7 +63,7 @@ struct InputRulesTests {
         }
     }
 
-    @Test("ids past the schema's maximum are not saved on faith: 404")
+    @Test("ids past the schema's maximum are not saved on faith: 404; 1001.0 is the id 1001")
     func idsPastTheMaximum() async throws {
         try await TestApp.with { app in
             try await app.test { client in
@@ -74,6 +74,10 @@ struct InputRulesTests {
                 #expect(
                     try await app.services.database.sql.raw("SELECT COUNT(*) AS n FROM library_entries").first(decodingColumn: "n", as: Int.self) == 0
                 )
+                // A whole number written with a fraction of zeros is the integer (JSON Schema's rule; api-fuzz sends them).
+                let whole = try await client.sendJSON("/api/v1/library/movies/1001.0", method: .put, #"{"favorite": true}"#)
+                #expect(whole.status == .ok && whole.text.contains(#""id" : 1001"#), "\(whole.status) \(whole.text.prefix(300))")
+                #expect(try await client.sendJSON("/api/v1/library/movies/1001.5", method: .put, #"{"favorite": true}"#).status == .badRequest)
             }
         }
     }
@@ -130,6 +134,17 @@ struct InputRulesTests {
                 #expect(page.status == .serviceUnavailable && page.headers[.retryAfter] != nil)
             }
         }
+    }
+
+    @Test("the JSON check reads past arrays and nested objects, and stops quietly at JSON that is not JSON")
+    func jsonCheckNesting() {
+        func problem(_ json: String) -> JSONTextCheck.Problem? { JSONTextCheck.problem(in: Array(json.utf8)) }
+        #expect(problem(#"{"domains": ["0"], "website": "o*\u000f"}"#) == .controlCharacter)
+        #expect(problem(#"{"a": [1, {"b": [], "c": {}}], "d": "x\u0001"}"#) == .controlCharacter)
+        #expect(problem(#"{"a": {"b": 1}, "a": 2}"#) == .duplicateName("a"))
+        #expect(problem(#"[{"a": 1}, {"a": 1, "b": "\t\n\r fine"}]"#) == nil)
+        #expect(problem(#"{"a": [1, 2}, "b": "\u0000"}"#) == nil, "malformed: left to the decoder")
+        #expect(problem(#"{"a\u0062": 1, "ab": 2}"#) == .duplicateName("ab"), "names compared as decoded")
     }
 
     @Test("CSV cells that Excel with ';' as its list separator would run as formulas are defused and quoted")

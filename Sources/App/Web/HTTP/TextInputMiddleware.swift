@@ -2,8 +2,8 @@ import Hummingbird
 import NIOCore
 
 /// Refuses, before any handler reads them, texts no person means to send and the databases do not
-/// take alike: a control character other than tab and line breaks in the address (path or query)
-/// or in a JSON or form body, and a JSON object giving one name twice (`JSONTextCheck`). 400 with
+/// take alike: a control character other than tab and line breaks in the address's query or in a
+/// JSON or form body (`openapi.yaml` says so with a pattern on every plain string), and a JSON object giving one name twice (`JSONTextCheck`). 400 with
 /// a readable message (problem+json on the API); nothing is read further or saved. A multipart
 /// form's fields are checked as they are parsed (`MultipartForm`); an import's file is read row by
 /// row, and a row holding one is skipped and reported.
@@ -12,7 +12,9 @@ struct TextInputMiddleware: RouterMiddleware {
         _ request: Request, context: AppRequestContext,
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        if Self.hasEncodedControl(request.uri.path) || Self.hasEncodedControl(request.uri.query ?? "") {
+        // The query's texts are read as text (a search is stored in the history); a path's parts are
+        // ids, parsed strictly by their routes (a 404 for anything else).
+        if Self.hasEncodedControl(request.uri.query ?? "") {
             return try Self.refusal(request, TextRules.controlMessage)
         }
         guard ![.get, .head, .options].contains(request.method) else { return try await next(request, context) }
