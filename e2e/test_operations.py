@@ -1,7 +1,9 @@
 """Running the server: readiness while it shuts down, requests in flight finishing, the metrics
 listener, JSON logs with request ids, and pages that do not wait on an upstream that never answers.
 
-Each test starts its own server process (the debug build) against the stub on 127.0.0.1."""
+Each test starts its own server process (the debug build) against its own stub on 127.0.0.1: the
+slow and hanging upstream these tests set up must not reach the session's app (a request of its
+catalogue worker left hanging would open its iTunes breaker for 30 s, into the next test file)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,19 @@ import time
 import urllib.error
 import urllib.request
 
-from conftest import free_port, launch_app
+import pytest
+
+from conftest import Stub, free_port, launch_app
+
+
+@pytest.fixture
+def stub(tmp_path_factory):
+    """A stub of this test's own (the shared one keeps answering the session's app)."""
+    instance = Stub(tmp_path_factory.mktemp("own-stub")).start()
+    try:
+        yield instance
+    finally:
+        instance.stop()
 
 
 def get(url: str, timeout: float = 10.0, headers: dict | None = None) -> tuple[int, dict, str]:

@@ -480,9 +480,9 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "drop":
             self.drop_connection()
             return
-        if mode == "hang":
-            self.hang()
+        if mode == "hang" and not self.hang(api):
             return
+        mode = state.failure_for(api)[0] if mode == "hang" else mode
         if mode == "403":
             self.send(Response(403), send_body)
             return
@@ -530,11 +530,17 @@ class Handler(BaseHTTPRequestHandler):
         except OSError:
             pass
 
-    def hang(self) -> None:
-        """Answers nothing until the client closes the connection (or 60 s pass, or the stub stops)."""
+    def hang(self, api: str) -> bool:
+        """Answers nothing until the client closes the connection (or 60 s pass, or the stub stops),
+        and returns False; returns True when the mode stops being hang first, so the request is then
+        answered late, as an upstream that recovers answers (a test that set hang leaves no request
+        of a longer-lived app hanging into the next test)."""
         deadline = time.monotonic() + HANG_MAX_SECONDS
         sock = self.connection
-        while time.monotonic() < deadline and not self.server.state.stopping.is_set():
+        state = self.server.state
+        while time.monotonic() < deadline and not state.stopping.is_set():
+            if state.failure_for(api)[0] != "hang":
+                return True
             try:
                 readable, _, _ = select.select([sock], [], [], 0.25)
                 if readable and not sock.recv(1, socket.MSG_PEEK):
@@ -542,6 +548,7 @@ class Handler(BaseHTTPRequestHandler):
             except OSError:
                 break
         self.drop_connection()
+        return False
 
     # -- iTunes ---------------------------------------------------------------
 
