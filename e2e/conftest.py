@@ -337,6 +337,9 @@ def launch_app(stub, tmpdir: Path, extra_env: dict | None = None) -> App:
             "NEW_VISITORS_PER_HOUR": "0",
             "OFFER_CLICKS_PER_ADDRESS": "0",
             "OFFER_IMPRESSIONS_PER_ADDRESS": "0",
+            # The offer tests run over a fresh install's demo shops, which visitors see only with
+            # DEMO_OFFERS=1 (test_offers_flow.test_demo_offers_hidden_by_default launches without).
+            "DEMO_OFFERS": "1",
         }
     )
     env.pop("ADMIN_TOKEN", None)  # no longer used by the app (it would only log a warning)

@@ -32,7 +32,7 @@ import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import ADMIN_PASSWORD, ADMIN_USERNAME, PHONE_SIZE, _browser, wait_for
+from conftest import ADMIN_PASSWORD, ADMIN_USERNAME, PHONE_SIZE, _browser, launch_app, wait_for
 from helpers import (
     catalogue_film, click, fill, mark_page, same_page, sign_out, sign_up, status_of, submit, submit_credentials, text_of, until,
 )
@@ -439,3 +439,26 @@ def test_the_console_shows_nothing_signed_out_with_a_wrong_password_or_to_a_non_
     assert browser.execute_script(
         "return fetch('/admin/offers', {credentials: 'same-origin'}).then(r => r.status)"
     ) == 403
+
+
+def test_demo_offers_hidden_by_default(stub, tmp_path, browser):
+    """A fresh install of its own without DEMO_OFFERS=1 (the session app sets it): the film that
+    the demo shops' horror offers target shows no Sponsored banner and no related shops, and the
+    console says why."""
+    own = launch_app(stub, tmp_path, {"DEMO_OFFERS": "0"})
+    try:
+        browser.get(own.url(f"/movies/{FILM}"))
+        article = wait_for(browser, f'article.detail[data-movie-id="{FILM}"]')
+        assert text_of(article.find_element(By.TAG_NAME, "h1"))
+        assert not browser.find_elements(By.CSS_SELECTOR, "aside.offer-banner, section.shops, [data-offer-id]")
+        main = text_of(browser.find_element(By.TAG_NAME, "main"))
+        assert "Sponsored" not in main and "Shop related products" not in main
+        assert ".example" not in browser.page_source
+
+        sign_in(browser, own)
+        assert DEMO_HEADLINE in text_of(browser.find_element(By.CSS_SELECTOR, "table.offers-table")), "the console still lists them"
+        note = text_of(browser.find_element(By.CSS_SELECTOR, "section.demo-offers"))
+        assert "hidden from visitors. Set DEMO_OFFERS=1 to show them." in note
+        assert "Adding a real shop" in note
+    finally:
+        own.stop()

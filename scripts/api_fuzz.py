@@ -101,6 +101,9 @@ def main() -> int:
         # Thousands of cookieless writes from one address: without this, all but the first 30 would
         # meet the new-visitor limit (tested in VisitorThrottleTests and scripts/attack).
         "NEW_VISITORS_PER_HOUR": "0",
+        # The demo offers, so that GET /api/v1/offers answers with offers whose shape is checked
+        # against the schema (without them every answer is an empty list).
+        "DEMO_OFFERS": "1",
     })
     # The administrator, as an operator makes one.
     cli(args.binary, env, "create-admin", "--username", "fuzz-admin", stdin=PASSWORD + "\n")

@@ -111,7 +111,8 @@ public struct AppServices: Sendable {
         visitorIDs = VisitorIDs(keys: DeploymentKeys(database: database, clock: clock))
         let offerStore = OfferStore(database: database, clock: clock)
         let tracker = OfferTracker(database: database, clock: clock, logger: logger, caps: config.operations.offerCaps)
-        offers = OfferService(store: offerStore, tracker: tracker, clock: clock, logger: logger, referringStore: config.referringStore)
+        offers = OfferService(
+            store: offerStore, tracker: tracker, clock: clock, logger: logger, referringStore: config.referringStore, showsDemo: config.demoOffers)
         offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock, referringStore: config.referringStore)
         shopOrders = ShopOrders(database: database, clock: clock, secrets: offers.secrets, store: config.referringStore)
         diary = DiaryService(database: database, clock: clock, versions: library.versions)

@@ -134,7 +134,8 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     AccountController(accounts: services.accounts, tokens: services.tokens, renderer: renderer).register(on: pages)
 
     let admin = pages.group(RouterPath(AdminRoute.group)).add(middleware: AdminGate(accounts: services.accounts, renderer: renderer))
-    let adminOffers = AdminOffersController(admin: services.offerAdmin, renderer: renderer, omdb: services.search.omdb)
+    let adminOffers = AdminOffersController(
+        admin: services.offerAdmin, renderer: renderer, omdb: services.search.omdb, showsDemo: services.offers.showsDemo)
     adminOffers.register(on: admin)
     AdminAdvertisersController(offers: adminOffers).register(on: admin)
 

@@ -18,10 +18,14 @@ public final class OfferService: Sendable {
     /// The store orders are made for, pushed to shops with every click.
     let referringStore: ReferringStore
     let secrets: ShopSecrets
+    /// `DEMO_OFFERS`: whether visitors are shown the seeded demo shops and offers (`demo`), whose
+    /// landing pages are `.example` addresses that never load. When not, a demo offer is never
+    /// chosen, counted or clicked through, as if it did not exist; the console still lists it.
+    let showsDemo: Bool
 
     init(
         store: OfferStore, tracker: OfferTracker, cap: FrequencyCap = FrequencyCap(), clock: any AppClock, logger: Logger,
-        referringStore: ReferringStore = ReferringStore()
+        referringStore: ReferringStore = ReferringStore(), showsDemo: Bool = false
     ) {
         self.store = store
         self.tracker = tracker
@@ -29,6 +33,7 @@ public final class OfferService: Sendable {
         self.clock = clock
         self.logger = logger
         self.referringStore = referringStore
+        self.showsDemo = showsDemo
         secrets = ShopSecrets(database: store.database, clock: clock)
     }
 
@@ -67,11 +72,13 @@ public final class OfferService: Sendable {
     }
 
     /// A live offer by id, read from the database (not the page copy), so a pause anywhere takes
-    /// effect at once. Nil: unknown, paused, expired, or its shop is gone or paused.
+    /// effect at once. Nil: unknown, paused, expired, or its shop is gone or paused; demo, unless
+    /// demo offers are shown.
     func liveOffer(_ id: Int) async throws -> Offer? {
         guard let row = try await OfferModel.find(id, on: store.database.db), let offer = OfferStore.offer(row),
             offer.isLive(on: tracker.day()),
-            let shop = try await AdvertiserModel.find(offer.advertiserID, on: store.database.db), shop.pausedAt == nil
+            let shop = try await AdvertiserModel.find(offer.advertiserID, on: store.database.db), shop.pausedAt == nil,
+            shows(offer, OfferStore.advertiser(shop))
         else { return nil }
         return offer
     }
@@ -134,7 +141,9 @@ public final class OfferService: Sendable {
         if let memo, let hit = rankings.withLock({ $0[memo] }) {
             ranked = hit
         } else {
-            let offers = snapshot.offers.filter { snapshot.advertisers[$0.advertiserID]?.active == true }
+            let offers = snapshot.offers.filter { offer in
+                snapshot.advertisers[offer.advertiserID].map { $0.active && shows(offer, $0) } ?? false
+            }
             ranked = Ranked(OfferTargeting.rank(offers, day: day, kind: kind, relevance: relevance))
             if let memo {
                 rankings.withLock { table in
@@ -152,6 +161,11 @@ public final class OfferService: Sendable {
         // "" is a client that keeps no cookies and is no browser (no `Sec-Fetch-Site`): not counted.
         if !viewer.id.isEmpty { tracker.impressions(shown, viewer: viewer, on: day) }
         return (snapshot, allowed)
+    }
+
+    /// Whether visitors may be shown this offer of this shop at all (its dates and pauses aside).
+    private func shows(_ offer: Offer, _ shop: Advertiser) -> Bool {
+        showsDemo || !(offer.demo || shop.demo)
     }
 
     /// Offers in ranked order, with their ids and a table by id (kept with the ranking, not made per view).

@@ -48,6 +48,10 @@ public struct AppConfig: Sendable {
     /// Who the shops' orders are made for (`STORE_ID`, `STORE_NAME`, `STORE_COUNTRY`, `STORE_CURRENCY`):
     /// pushed with every click-through and shown in the console.
     public var referringStore = ReferringStore()
+    /// `DEMO_OFFERS=1`: visitors see the fictional shops and offers a fresh install is seeded with
+    /// (`demo`, landing on `.example` addresses that never load). Off by default: only shops an
+    /// administrator added are shown; the console shows the demo ones either way.
+    public var demoOffers = false
     /// Metrics, logs, shutdown and the longest wait on an upstream (`OperationsConfig`).
     public var operations = OperationsConfig()
 
@@ -112,6 +116,13 @@ public struct AppConfig: Sendable {
             config.referringStore.country = config.country
         }
         try config.referringStore.read(value)
+        if let flag = value("DEMO_OFFERS") {
+            switch flag.lowercased() {
+            case "1", "true", "yes": config.demoOffers = true
+            case "0", "false", "no": config.demoOffers = false
+            default: throw ConfigError.invalid(name: "DEMO_OFFERS", value: flag, reason: "expected 1 or true (show the demo offers), 0 or false")
+            }
+        }
         if let days = value("SESSION_IDLE_DAYS") {
             guard let number = Double(days), number > 0, number <= 400 else {
                 throw ConfigError.invalid(name: "SESSION_IDLE_DAYS", value: days, reason: "expected a number of days from 1 to 400")

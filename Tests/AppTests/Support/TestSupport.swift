@@ -48,6 +48,9 @@ struct TestApp {
             // The suite's apps share one PostgreSQL database; ChangeFeedTests runs a listener itself.
             config.operations.listensForChanges = false
             config.operations.readinessProbeMilliseconds = 120_000
+            // The offer, API and console tests start from a fresh install's demo offers, shown;
+            // DemoOffersTests checks the default (hidden) by setting `AppConfig().demoOffers` back.
+            config.demoOffers = true
             configure(&config)
             let services = try AppServices(config: config, database: database, http: upstream, clock: clock, logger: logger, sleep: { _ in })
             defer { try? FileManager.default.removeItem(atPath: config.posterCacheDirectory) }

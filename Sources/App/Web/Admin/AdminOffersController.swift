@@ -7,6 +7,8 @@ struct AdminOffersController {
     let renderer: PageRenderer
     /// Whether OMDb refuses the configured key (shown on the dashboard until it answers again).
     let omdb: OMDbClient
+    /// `DEMO_OFFERS`: whether visitors see the demo shops (the dashboard says which).
+    let showsDemo: Bool
 
     /// Registers on the `/admin` group: its gate has already refused anyone but an administrator.
     func register(on group: RouterGroup<AppRequestContext>) {
@@ -99,7 +101,8 @@ struct AdminOffersController {
                             + "Check the key, or remove OMDB_API_KEY. Searches and last searches work meanwhile. Since",
                         since: Moment(refusal.at))
                 ]
-            } ?? []
+            } ?? [],
+            demo: AdminDemoOffersView(showsDemo: showsDemo, advertisers: shops, offers: offers)
         )
         return try renderer.response(page, status: rangeError == nil ? .ok : .badRequest)
     }

@@ -100,30 +100,6 @@ struct AdminOfferRow {
     }
 }
 
-struct AdminDashboardPage: Page {
-    static let template = "admin/dashboard"
-
-    let chrome = Chrome("Partner offers · Console", tab: nil)
-    let range: AdminRangeView
-    let advertisers: [AdminAdvertiserRow]
-    let offers: [AdminOfferRow]
-    let flash: String?
-    /// Who the orders are made for, as every click-through tells the shop.
-    let store: ReferringStore
-    /// Upstreams that refused PopcornSwirl itself (OMDb's key), for the administrator to mend.
-    let notices: [AdminNotice]
-    let newOfferURL = AdminRoute.newOffer.path
-    let newAdvertiserURL = AdminRoute.newAdvertiser.path
-    let rangeURL = AdminRoute.offers.path
-    let logoutURL = Route.signOut.path
-}
-
-/// Something the administrator should know and mend: what happened, since when, what to do.
-struct AdminNotice {
-    let text: String
-    let since: Moment
-}
-
 struct AdminOption {
     let value: String
     let label: String
