@@ -83,6 +83,30 @@ struct LibraryFilterTests {
         }
     }
 
+    @Test("the panel is open on a sort alone; a query with empty or default fields is a 303 to the clean address")
+    func panelAndCleanAddress() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let cookie = try await app.visitor()
+                let closed = try await client.get("/library?list=all", cookie: cookie).text
+                #expect(closed.contains(#"<details class="list-filter">"#) && closed.contains(#"data-default="changed""#))
+                let sorted = try await client.get("/library?list=all&sort=title", cookie: cookie)
+                #expect(sorted.status == .ok && sorted.text.contains(#"<details class="list-filter" open>"#), "a sort alone keeps it open")
+                let cases = [
+                    ("list=all&sort=changed&genre=&year=&rated=&q=", "/library?list=all"),
+                    ("list=watched&kind=movie&sort=title&genre=&year=&rated=&q=", "/library?list=watched&kind=movie&sort=title"),
+                    ("list=all&genre=Drama&q=+&page=1", "/library?list=all&genre=Drama"),
+                    ("sort=changed", "/library?list=all"),
+                ]
+                for (query, clean) in cases {
+                    let response = try await client.get("/library?\(query)", cookie: cookie)
+                    #expect(response.status == .seeOther && response.headers[.location] == clean, "\(query)")
+                }
+                #expect(try await client.get("/library?list=all&sort=title&year=2019", cookie: cookie).status == .ok)
+            }
+        }
+    }
+
     @Test("the API takes the same sort and filters")
     func api() async throws {
         try await TestApp.with { app in

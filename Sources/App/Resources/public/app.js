@@ -581,6 +581,31 @@
     select.form.submit();
   });
 
+  // A GET form marked data-clean-query (My Lists' sort and filter) sends only what was chosen: empty
+  // fields and fields at their data-default stay out of the address. They are disabled while the form
+  // is sent and enabled again at once, so the page looks the same when the browser goes back to it.
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (event.defaultPrevented || !(form instanceof HTMLFormElement) || !form.hasAttribute("data-clean-query")) return;
+    const left = Array.prototype.filter.call(form.elements, function (field) {
+      if (!field.name || field.disabled || typeof field.value !== "string") return false;
+      const value = field.value.trim();
+      return value === "" || (field.dataset.default !== undefined && value === field.dataset.default);
+    });
+    left.forEach(function (field) { field.disabled = true; });
+    setTimeout(function () { left.forEach(function (field) { field.disabled = false; }); }, 0);
+  });
+
+  // A table wider than the screen scrolls sideways in its .table-wrap, which then says so (app.css
+  // writes "Scroll sideways for more" above the table; the edge shadows show it without JavaScript).
+  function markScrollingTables() {
+    document.querySelectorAll(".table-wrap").forEach(function (wrap) {
+      wrap.classList.toggle("is-scrollable", wrap.scrollWidth > wrap.clientWidth + 1);
+    });
+  }
+  markScrollingTables();
+  window.addEventListener("resize", markScrollingTables);
+
   // Moments (`<time data-local>`) come written in UTC; show them in this browser's time zone.
   const localMoment = new Intl.DateTimeFormat(undefined, {
     day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short",

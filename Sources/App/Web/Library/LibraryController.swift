@@ -35,6 +35,10 @@ struct LibraryController {
         do { filter = try ListFilterView.parse { query[$0] } } catch {
             return try ErrorPages.badRequest(renderer, error.message, backURL: Route.libraryList(list))
         }
+        // The filter form sent without JavaScript names every field, empty or not: the clean address instead.
+        if ListFilterView.carriesDefaults(query) {
+            return .redirect(to: Route.libraryList(list, page: page, filter: filter), type: .normal)
+        }
         guard let profile = context.profileID else {
             let empty = LibraryPage(items: [], total: 0, page: page)
             return try renderer.response(MyListsPage(list: list, filter: filter, genres: [], page: empty, renderer: renderer))

@@ -14,6 +14,10 @@ struct ListFilterView {
     let text: String
     let textLimit = LibraryFilter.textLimit
     let narrows: Bool
+    /// The panel is open whenever the list is not in its default order or a filter is set.
+    let open: Bool
+    /// The sort app.js leaves out of the address (with every empty field) when the form is sent.
+    let defaultSort = LibrarySort.changed.rawValue
     let clearURL: String
     let action = Route.library.path
 
@@ -32,7 +36,21 @@ struct ListFilterView {
         year = filter.year.map(String.init) ?? ""
         text = filter.text ?? ""
         narrows = filter.narrows
+        open = filter.narrows || filter.sort != .changed
         clearURL = Route.libraryList(list, filter: LibraryFilter(kind: filter.kind, sort: filter.sort))
+    }
+
+    /// The query fields of the filter form and of the page number.
+    static let fieldNames = ["kind", "sort", "genre", "year", "rated", "q", "page"]
+
+    /// Whether the query carries a filter field that says nothing (empty, the default sort, page 1):
+    /// the form sent without JavaScript does, and is answered with a redirect to the clean address.
+    static func carriesDefaults(_ query: [String: String]) -> Bool {
+        fieldNames.contains { name in
+            guard let value = query[name] else { return false }
+            let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty || (name == "sort" && trimmed == LibrarySort.changed.rawValue) || (name == "page" && trimmed == "1")
+        }
     }
 
     /// The filter in a request's query; a value that makes no sense says what to change.
