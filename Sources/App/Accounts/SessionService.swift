@@ -24,6 +24,8 @@ public final class SessionService: Sendable {
     public struct Identity: Sendable, Equatable {
         public let profile: UUID
         public let isAccount: Bool
+        /// The account's name (nil for a visitor's profile): the pages' header shows it.
+        public var username: String? = nil
     }
 
     struct Remembered: Sendable {
@@ -121,7 +123,8 @@ public final class SessionService: Sendable {
             }
             if written != nil { seenAt = now }
         }
-        let identity = Identity(profile: session.profileID, isAccount: profile.kind == "account")
+        let isAccount = profile.kind == "account"
+        let identity = Identity(profile: session.profileID, isAccount: isAccount, username: isAccount ? profile.username : nil)
         known.remember(Remembered(identity: identity, seenAt: seenAt, expiresAt: session.expiresAt), for: key, at: now)
         return identity
     }
@@ -134,7 +137,10 @@ public final class SessionService: Sendable {
         let ends = expiresAt ?? now.addingTimeInterval(remember ? Self.rememberedLifetime : Self.browserLifetime)
         let row = SessionModel(tokenHash: Self.hash(token), profileID: profile, now: now, expiresAt: ends, remember: remember, device: device)
         try await database.write { db in try await row.create(on: db) }
-        known.remember(Remembered(identity: Identity(profile: profile, isAccount: true), seenAt: now, expiresAt: ends), for: row.id!, at: now)
+        let username = try await ProfileModel.find(profile, on: database.db)?.username
+        known.remember(
+            Remembered(identity: Identity(profile: profile, isAccount: true, username: username), seenAt: now, expiresAt: ends), for: row.id!,
+            at: now)
         return token
     }
 

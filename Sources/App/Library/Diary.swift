@@ -24,6 +24,9 @@ public struct DiaryPage: Sendable {
     public var watches: [Watch]
     public var total: Int
     public var page: Int
+    /// The page's titles still in the person's lists (`"<kind>|<item>"`): deleting a watch of one
+    /// leaves it there, and the diary says so only for these.
+    public var saved: Set<String> = []
     public var pageCount: Int { LibraryPage.pageCount(total: total, pageSize: Self.pageSize) }
 }
 
@@ -134,7 +137,14 @@ public final class DiaryService: Sendable {
             .orderBy("watched_on", .descending).orderBy("created_at", .descending)
             .limit(DiaryPage.pageSize).offset((number - 1) * DiaryPage.pageSize)
             .all(decoding: Row.self)
-        return DiaryPage(watches: try await markRewatches(rows, profile: profile), total: total, page: number)
+        var saved: Set<String> = []
+        if !rows.isEmpty {
+            saved = Set(
+                try await sql.select().column("media_kind").column("item_id").from(EntryRow.table)
+                    .where("profile_id", .equal, SQLBind(profile)).where("item_id", .in, SQLBind.group(Array(Set(rows.map(\.item_id)))))
+                    .all().map { "\(try $0.decode(column: "media_kind", as: String.self))|\(try $0.decode(column: "item_id", as: String.self))" })
+        }
+        return DiaryPage(watches: try await markRewatches(rows, profile: profile), total: total, page: number, saved: saved)
     }
 
     /// A title's own watches, newest first (its page lists them).

@@ -128,8 +128,8 @@ struct LibraryActions: Sendable {
 extension LibraryOutcome {
     static func titleNotFoundText(_ kind: MediaKind, _ id: Int) -> String {
         kind == .movie
-            ? "iTunes has no film with the id \(id) (any more), so it can’t be saved. Search for it by name instead."
-            : "TVMaze has no show with the id \(id), so it can’t be saved. Search TV Shows by name instead."
+            ? "This film is no longer in the film catalogue, so it can’t be saved. Search for it by name instead."
+            : "This show is no longer in the TV catalogue, so it can’t be saved. Search TV Shows by name instead."
     }
 
     static func notInListsText(_ kind: MediaKind) -> String {

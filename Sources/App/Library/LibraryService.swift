@@ -111,12 +111,16 @@ public final class LibraryService: Sendable {
                 }
                 try await EntryRow.write(sql, profile: profile, title: title, item: item, exists: existing != nil, now: now)
                 if logsWatch, item.watched, !wasWatched {
-                    // Marking Watched logs a watch in the diary, today (a note given with it goes to the title).
+                    // Marking Watched logs a watch in the diary, today, with the title's note (`WatchNotes`).
                     let watch = Watch(
                         id: UUID(), kind: title.kind, itemID: title.itemID, title: title.title, artworkURL: title.artworkURL,
-                        day: DiaryService.today(madeAt), rating: item.rating, note: nil, isRewatch: false, genre: title.genre,
+                        day: DiaryService.today(madeAt), rating: item.rating, note: item.note, isRewatch: false, genre: title.genre,
                         runtimeMinutes: title.runtimeMinutes)
                     try await DiaryService.insert(watch, profile: profile, at: now, on: sql)
+                }
+                if note != nil {
+                    try await WatchNotes.titleNoteChanged(
+                        sql, profile: profile, kind: title.kind, itemID: title.itemID, old: existing?.note, new: item.note)
                 }
                 return item
             }

@@ -46,6 +46,9 @@ public struct WatchStatistics: Sendable, Equatable {
     public var rewatched: [Rewatched]
     /// Every year with a watch, newest first: the years in review there are.
     public var reviewYears: [Int]
+    /// Films marked Watched with no watch in the diary (all time only): the figures, made of the
+    /// diary, do not count them, and the page says so.
+    public var undatedWatched = 0
 
     public var watches: Int { films + shows }
 }

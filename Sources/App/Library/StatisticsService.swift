@@ -49,14 +49,27 @@ public final class StatisticsService: Sendable {
                 genres: [], rewatched: [], reviewYears: [])
         }
         async let ratings = self.ratings(profile, year: year, range)
+        async let undated = year == nil ? self.undatedWatched(profile) : 0
         let watched = try await self.watched(profile, year: year, range)
         let films = watched.years.reduce(0) { $0 + $1.films }
         let shows = watched.years.reduce(0) { $0 + $1.shows }
-        return WatchStatistics(
+        var statistics = WatchStatistics(
             year: year, films: films, shows: shows, titles: watched.titles, rewatches: films + shows - watched.firsts,
             filmMinutes: watched.minutes[.movie] ?? 0, showMinutes: watched.minutes[.show] ?? 0,
             months: monthKeys.map { watched.months[$0] ?? Period(key: $0, films: 0, shows: 0, minutes: 0) }, years: watched.years,
             ratings: try await ratings, genres: watched.genres, rewatched: watched.rewatched, reviewYears: watched.reviewYears)
+        statistics.undatedWatched = try await undated
+        return statistics
+    }
+
+    /// Titles marked Watched with no watch in the diary.
+    private func undatedWatched(_ profile: UUID) async throws -> Int {
+        try await database.sql.raw(
+            """
+            SELECT COUNT(*) AS n FROM library_entries l WHERE l.profile_id = \(bind: profile) AND l.watched = \(bind: true) \
+            AND NOT EXISTS (SELECT 1 FROM watches w WHERE w.profile_id = l.profile_id AND w.media_kind = l.media_kind AND w.item_id = l.item_id)
+            """
+        ).first(decodingColumn: "n", as: Int.self) ?? 0
     }
 
     /// The watches' figures of a period: kept while the person's diary is unchanged (the version

@@ -7,7 +7,9 @@ enum UTCFormatters {
     /// `yyyy-MM-dd`: days as the offers tables and the call counters store them.
     nonisolated(unsafe) static let day = make("yyyy-MM-dd")
     nonisolated(unsafe) static let longDay = make("d MMMM yyyy")
-    nonisolated(unsafe) static let moment = make("d MMM yyyy, HH:mm 'UTC'")
+    /// A moment in the pages' one date style ("29 November 2026, 14:47"), in UTC and saying so:
+    /// `app.js` writes it again in the browser's time zone, in the same style.
+    nonisolated(unsafe) static let moment = make("d MMMM yyyy, HH:mm 'UTC'")
 
     /// `yyyy-MM-dd` in UTC, written without ICU (FoundationEssentials' ISO 8601 style): the same
     /// text as `day` from 1583 on, about four times faster. Today's day is asked for on every view

@@ -30,7 +30,7 @@ struct MoviesSnapshotTests {
                 let page = try await client.get("/movies?year=2026")
                 #expect(
                     page.text.contains(#"Offline — showing results saved on <time datetime="2026-11-18T"#)
-                        && page.text.contains("data-local>18 Nov 2026"))
+                        && page.text.contains("data-local>18 November 2026"))
                 assertPage(page, named: "movies-stale")
             }
         }

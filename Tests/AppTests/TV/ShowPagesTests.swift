@@ -54,7 +54,7 @@ struct ShowPagesTests {
                 #expect(html.contains(Route.query("https://static.tvmaze.com/uploads/images/original_untouched/31/78286.jpg")))
                 #expect(html.contains("<p><b>Girls</b> follows"))
                 #expect(html.contains(#"href="https://www.imdb.com/title/tt1723816" target="_blank" rel="noopener noreferrer">IMDb</a>"#))
-                for fact in ["Drama, Romance", "Ended", "2012-04-15", "HBO (United States)", "Sunday at 22:00", "30 min", "6.6 / 10"] {
+                for fact in ["Drama, Romance", "Ended", "15 April 2012", "HBO (United States)", "Sunday at 22:00", "30 min", "6.6 / 10"] {
                     #expect(html.contains(fact), "\(fact)")
                 }
                 let noIMDb = try await client.get("/shows/52491").text

@@ -13,7 +13,7 @@ struct LibraryPagesTests {
                 let response = try await client.postForm("/library/movies/1001", [("favorite", "1"), ("return_to", "/movies?year=2026")])
                 #expect(response.status == .seeOther)
                 #expect(response.headers[.location] == "/movies?year=2026#movie-1001", "back to the card, not the top of the list")
-                let setCookie = try #require(response.headers[values: .setCookie].first)
+                let setCookie = try #require(response.headers[values: .setCookie].first { $0.hasPrefix(SessionService.cookieName + "=") })
                 #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.contains("Path=/"))
                 let cookie = try #require(response.sessionCookie)
                 let page = try await client.get("/movies?year=2026", cookie: cookie).text

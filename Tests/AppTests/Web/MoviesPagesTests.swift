@@ -128,7 +128,8 @@ struct MoviesPagesTests {
                 app.clock.advance(7 * 3600)
                 app.upstream.respond { _ throws(UpstreamError) in throw .rateLimited(status: 403) }
                 let html = try await client.get("/movies?year=2026").text
-                #expect(html.contains(#"Offline — showing results saved on <time datetime="2026-11-18T"#) && html.contains("data-local>18 Nov 2026"))
+                #expect(
+                    html.contains(#"Offline — showing results saved on <time datetime="2026-11-18T"#) && html.contains("data-local>18 November 2026"))
                 #expect(html.contains("Latest Release"))
             }
         }

@@ -74,12 +74,12 @@ struct PageViewLookupTests {
         }
         let page = MovieDetailPage(
             movie: Self.movie, source: .stale(savedOn: Self.now), saved: Self.saved(.movie, 5, "Dune"), personal: Self.personal, now: Self.now)
-        Check.expectLookupMatchesReflection(page, fields: 23)
+        Check.expectLookupMatchesReflection(page, fields: 24)
         #expect(page.previewURL != nil && page.price != nil && page.note != nil)
         Self.expectSections(diary: page.titleDiary, lists: page.titleLists, chrome: page.chrome)
         let empty = MovieDetailPage(
             movie: Movie(id: 6, title: "Bare"), source: .offlineCatalogue, saved: nil, personal: PersonalTitleState(), now: Self.now)
-        Check.expectLookupMatchesReflection(empty, fields: 23)
+        Check.expectLookupMatchesReflection(empty, fields: 24)
         Check.expectLookupMatchesReflection(TitleOffersView(.none), fields: 3)
         Check.expectLookupMatchesReflection(TitleOffersSection(offers: TitleOffersView(Self.offers)), fields: 1)
         let note = NotePage(id: 5, title: "Dune", note: "Loved it", returnTo: "/library", error: "Too long.")

@@ -58,7 +58,7 @@
 
   function keptOffline(container) {
     markWaiting(container);
-    say(titleOf(container) + ": kept on this phone, waiting to sync. It is sent when the connection returns.");
+    say(titleOf(container) + ": kept on this device, waiting to sync. It is sent when the connection returns.");
   }
 
   // The retry dialog. `retry` null: a failure that trying again cannot fix (a 404, an expired page,
@@ -106,14 +106,41 @@
     flashTimer = setTimeout(function () { flash.classList.remove("is-toast"); }, 6000);
   }
 
-  // What just happened, for screen readers (the layout's polite live region). Emptied first, so the
-  // same words twice are still read.
+  // What just happened: shown in the toast for a few seconds, and read from the layout's polite
+  // live region (emptied first, so the same words twice are still read). Every action confirms here.
+  let toastTimer = null;
   function say(text) {
+    if (!text) return;
     const live = document.getElementById("live-region");
-    if (!live || !text) return;
-    live.textContent = "";
-    setTimeout(function () { live.textContent = text; }, 50);
+    if (live) {
+      live.textContent = "";
+      setTimeout(function () { live.textContent = text; }, 50);
+    }
+    const toast = document.getElementById("toast");
+    if (!toast || document.querySelector(".flash.is-toast")) return;
+    toast.textContent = text;
+    toast.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { toast.hidden = true; }, 6000);
   }
+
+  // A confirmation that must outlive the page: said after the next load (a reload, or the page a
+  // form's answer leads to). The server leaves one in the `ps_done` cookie after a form it redirects.
+  function sayAfterLoad(text) {
+    try { sessionStorage.setItem("ps-done", text); } catch (e) { /* private mode: the page still changes */ }
+  }
+  (function sayWhatLastPageDid() {
+    let text = null;
+    try { text = sessionStorage.getItem("ps-done"); sessionStorage.removeItem("ps-done"); } catch (e) { text = null; }
+    // Over HTTPS the cookie is `__Host-ps_done` (as all of the app's are).
+    const cookie = document.cookie.split("; ").find(function (c) { return /^(__Host-)?ps_done=/.test(c); });
+    if (cookie) {
+      const name = cookie.slice(0, cookie.indexOf("="));
+      document.cookie = name + "=; Path=/; Max-Age=0; SameSite=Lax" + (location.protocol === "https:" ? "; Secure" : "");
+      try { text = decodeURIComponent(cookie.slice(name.length + 1)); } catch (e) { text = null; }
+    }
+    if (text) say(text);
+  })();
 
   // A control busy with its request stays focused (a disabled button would drop focus to <body>):
   // it is marked aria-disabled and its form ignores presses until the answer.
@@ -163,6 +190,16 @@
     if (watched) setToggle(watched, state.watched, labelsFor(watched, "watched"));
     const noteBox = document.querySelector(".note-box");
     if (noteBox && container.closest(".detail")) noteBox.classList.toggle("is-hidden", !state.watched);
+    keepRemoveText(container, state);
+    // A film's page offers Remove while the film is in the lists (saved here, it appears at once).
+    const removeLine = container.classList.contains("detail") && container.querySelector(".remove-line");
+    if (removeLine && state.inLibrary !== undefined) removeLine.hidden = !state.inLibrary;
+  }
+
+  // The remove dialog says what Remove would take away now: the server words it after each change.
+  function keepRemoveText(container, state) {
+    if (!container || !state || !state.removeText) return;
+    container.querySelectorAll(".js-remove").forEach(function (link) { link.dataset.text = state.removeText; });
   }
 
   function cardOrDetail(element) {
@@ -276,9 +313,10 @@
       const state = result.json;
       // The Search screen's Favorite button says what happened in its own status line; elsewhere the live region does.
       const flashed = form.dataset.added && fields.favorite !== undefined;
-      if (!flashed) say(changeSaid(titleOf(container), fields, state));
+      if (!flashed) say(state.said || changeSaid(titleOf(container), fields, state));
       if (removeCardIfOffList(container, state)) return;
       applyState(container, state);
+      if (fields.watched !== undefined && container.classList.contains("detail")) refreshDiary();
       if (flashed) announce(state.favorite ? form.dataset.added : form.dataset.removed);
       if (state.offerNote) {
         openNoteDialog(form.action, fields.return_to, container.dataset.title, state.note);
@@ -301,8 +339,9 @@
       setBusy(form, buttons, false);
       if (result.queued) { keptOffline(container); return; }
       if (!result.ok) { failure(result, function () { rate(form); }); return; }
+      keepRemoveText(container, result.json);
       const words = select.options[select.selectedIndex].text.replace(/^[★½]+ /, "");
-      say(titleOf(container) + (select.value === "0" ? ": rating cleared." : ": rated " + words + "."));
+      say((result.json && result.json.said) || titleOf(container) + (select.value === "0" ? ": rating cleared." : ": rated " + words + "."));
     }, function () {
       setBusy(form, buttons, false);
       failure(null, function () { rate(form); });
@@ -393,12 +432,35 @@
         if (dialog) dialog.close();
         const card = document.querySelector('.card[data-movie-id="' + form.action.split("/").pop() + '"]');
         const detailText = document.getElementById("note-text");
-        if (detailText && state) detailText.value = state.note || "";
+        if (detailText && state) detailText.value = detailText.defaultValue = state.note || "";
+        refreshDiary();
         if (card) refreshCardNote(card, state);
-        say(state && state.note ? "Note saved." : "Note removed.");
+        keepRemoveText(card || document.querySelector(".detail"), state);
+        const title = titleOf(card || document.querySelector(".detail"));
+        say((state && state.said) || title + ": " + (state && state.note ? "note saved." : "note removed."));
       });
     }
   });
+
+  // A title page's diary after a change that reaches it (marking Watched logs a watch; the note is
+  // its latest watch's while they say the same, `WatchNotes`): drawn again from the server's page,
+  // so it shows what /diary and the watch's edit form show.
+  function refreshDiary() {
+    const diary = document.getElementById("diary");
+    if (!diary || !document.querySelector(".detail")) return;
+    fetch(location.pathname + location.search, { credentials: "same-origin", headers: { "Accept": "text/html" } })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        const fresh = new DOMParser().parseFromString(html, "text/html").getElementById("diary");
+        if (!fresh) return;
+        const drawn = document.importNode(fresh, true);
+        drawn.querySelectorAll(".js-confirm").forEach(function (link) { link.setAttribute("role", "button"); });
+        diary.replaceWith(drawn);
+        drawn.querySelectorAll("input[type=date]").forEach(echoDay);
+      })
+      .catch(function () { /* the page still says what was saved; the diary shows on the next visit */ });
+  }
 
   function refreshCardNote(card, state) {
     let quote = card.querySelector(".card-note");
@@ -504,9 +566,9 @@
     const dialog = document.getElementById("confirm-dialog");
     dialog.querySelector("h2").textContent = isShow ? "Delete this TV show?" : "Remove from My Lists?";
     dialog.querySelector("[data-confirm]").textContent = isShow ? "Delete" : "Remove";
-    dialog.querySelector(".confirm-text").textContent = isShow
-      ? "“" + title + "” will be removed from your TV Favorites."
-      : "“" + title + "” will be removed from your favorites and watched lists, with its note.";
+    // The link carries the server's words (`RemovalText`); a link drawn without them says the least.
+    dialog.querySelector(".confirm-text").textContent = link.dataset.text
+      || (isShow ? "“" + title + "” will be removed from your TV Favorites." : "“" + title + "” will be removed from My Lists.");
     dialog.querySelector("[data-confirm]").onclick = function () {
       dialog.close();
       doRemove(link, container);
@@ -535,7 +597,7 @@
       }
       else if (container && container.classList.contains("card")) dropCard(container);
       else if (result.queued) applyState(container, { favorite: false, watched: false });
-      else location.reload();
+      else { sayAfterLoad(titleOf(container) + ": removed from My Lists."); location.reload(); }
     }, function () { showRetry(FETCH_FAILED, retry); });
   }
 
@@ -606,13 +668,37 @@
   markScrollingTables();
   window.addEventListener("resize", markScrollingTables);
 
-  // Moments (`<time data-local>`) come written in UTC; show them in this browser's time zone.
-  const localMoment = new Intl.DateTimeFormat(undefined, {
-    day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", timeZoneName: "short",
+  // Moments (`<time data-local>`) come written in UTC ("29 November 2026, 14:47 UTC"); show them in
+  // this browser's time zone in the same style, the pages' one: "29 November 2026, 14:47".
+  const localMoment = new Intl.DateTimeFormat("en-GB", {
+    day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23",
   });
+  function momentText(date) {
+    const part = {};
+    localMoment.formatToParts(date).forEach(function (p) { part[p.type] = p.value; });
+    return part.day + " " + part.month + " " + part.year + ", " + part.hour + ":" + part.minute;
+  }
   document.querySelectorAll("time[data-local]").forEach(function (time) {
     const date = new Date(time.getAttribute("datetime"));
-    if (!isNaN(date)) time.textContent = localMoment.format(date);
+    if (!isNaN(date)) time.textContent = momentText(date);
+  });
+
+  // A date field is drawn by the browser in its own locale's form (11/29/2026 in en-US): the day it
+  // holds is said beside it in the pages' style, "Sunday 29 November 2026".
+  const dayStyle = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+  function echoDay(input) {
+    let echo = input.nextElementSibling;
+    if (!echo || !echo.classList.contains("date-echo")) {
+      echo = document.createElement("span");
+      echo.className = "date-echo muted";
+      echo.setAttribute("aria-hidden", "true");
+      input.after(echo);
+    }
+    const date = input.value ? new Date(input.value + "T12:00:00Z") : null;
+    echo.textContent = date && !isNaN(date) ? dayStyle.format(date).replace(",", "") : "";
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target instanceof HTMLInputElement && event.target.type === "date") echoDay(event.target);
   });
 
   // A watch's day defaults to today on this device's calendar (the server only knows UTC's).
@@ -621,6 +707,7 @@
     const today = new Date(now.getTime() - now.getTimezoneOffset() * 60000).toISOString().slice(0, 10);
     if (input.value && input.value !== today && input.defaultValue === input.value) input.value = today;
   });
+  document.querySelectorAll("input[type=date]").forEach(echoDay);
 
   // A share link is printed as a path; show the whole address, ready to copy.
   document.querySelectorAll("a[data-absolute]").forEach(function (link) {
@@ -686,10 +773,10 @@
 
   function formatted(iso) {
     const date = new Date(iso);
-    return isNaN(date) ? "" : localMoment.format(date);
+    return isNaN(date) ? "" : momentText(date);
   }
 
-  // Changes kept on this phone: a "Waiting to sync" mark on their cards, and a panel that counts
+  // Changes kept on this device: a "Waiting to sync" mark on their cards, and a panel that counts
   // them and lists any the server refused (kept until the person dismisses them).
   function showQueue(entries) {
     if (!entries) return;
@@ -708,7 +795,7 @@
       panel = document.createElement("section");
       panel.id = "sync-panel";
       panel.className = "sync-panel";
-      panel.setAttribute("aria-label", "Changes on this phone");
+      panel.setAttribute("aria-label", "Changes on this device");
       const main = document.getElementById("main");
       main.insertBefore(panel, main.firstChild);
     }
@@ -750,7 +837,7 @@
     bar.id = "offline-status";
     bar.className = "offline-status";
     bar.setAttribute("role", "status");
-    bar.textContent = "You’re offline. Saved pages still open; changes wait on this phone and are sent when the connection returns.";
+    bar.textContent = "You’re offline. Saved pages still open; changes wait on this device and are sent when the connection returns.";
     const main = document.getElementById("main");
     main.parentNode.insertBefore(bar, main);
   }
@@ -758,7 +845,7 @@
   window.addEventListener("online", function () { connectivity(); hello(); });
   connectivity();
 
-  // The offline page lists what this phone keeps.
+  // The offline page lists what this device keeps.
   const savedList = document.getElementById("offline-pages");
   if (savedList) {
     ask({ type: "saved" }).then(function (pages) {

@@ -2,7 +2,7 @@
 // - The app shell (/static/…, the offline page) comes from the cache first; posters too, in a
 //   cache capped by count and bytes (least recently used out).
 // - Pages come from the network first. After TIMEOUT without an answer, or with no connection, the
-//   copy kept on this phone is shown, marked "You're offline" with the time it was saved; an
+//   copy kept on this device is shown, marked "You're offline" with the time it was saved; an
 //   address never kept shows the offline page, which lists what is.
 // - A person's pages are kept per account (the scope `/offline/plan` names), and their plan —
 //   My Lists, TV Favorites, their lists, every saved title's page, the last search — is kept in
@@ -155,7 +155,7 @@ async function notKept(event) {
 
 async function offlinePage() {
   return (await caches.match("/offline", { cacheName: SHELL }))
-    || new Response("You’re offline, and this page is not saved on this phone.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    || new Response("You’re offline, and this page is not saved on this device.", { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
 async function shell(request) {

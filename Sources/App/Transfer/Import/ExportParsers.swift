@@ -74,7 +74,11 @@ public enum LetterboxdFiles {
                     .filter { !$0.isEmpty } ?? []
                 row.review = csv.value("Review", in: fields)
                 switch file {
-                case .watched: row.watched = true
+                case .watched:
+                    row.watched = true
+                    // The day it was marked watched: a diary entry when the diary has none of the film
+                    // (a date that is not a day is only not used).
+                    row.markedWatchedOn = csv.value("Date", in: fields).flatMap { try? DiaryService.validatedDay($0, now: .distantFuture) }
                 case .diary, .reviews:
                     row.watched = true
                     if let raw = csv.value("Watched Date", in: fields) {

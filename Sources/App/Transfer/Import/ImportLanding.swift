@@ -6,6 +6,8 @@ import Foundation
 /// - liked → Favorite; watched (dated or not) → Watched, for films (shows have no Watched list);
 /// - a dated watch → the diary, with the review and tags as its note (a title watched twice on a
 ///   day in the file is logged twice, once per row);
+/// - a day it was marked watched (Letterboxd's watched.csv) → a watch that day, when the diary has
+///   none of the film, so the diary and the statistics count every watched film with a date;
 /// - the watchlist → the custom list "Watchlist"; a named list → that list, at its place.
 struct ImportLanding: Sendable {
     static let watchlistName = "Watchlist"
@@ -50,6 +52,15 @@ struct ImportLanding: Sendable {
             added = true
         }
         if let day = row.watchedOn, try await logWatch(row, saved, day: day, job: job, number: number) { added = true }
+        if row.watchedOn == nil, let day = row.markedWatchedOn, title.kind == .movie,
+            try await diary.watches(profile: profile, kind: saved.kind, itemID: saved.itemID).isEmpty
+        {
+            // Watched on a known day and in no diary entry: the diary (and so the statistics) count it.
+            do { _ = try await diary.log(profile: profile, title: saved, day: day, rating: nil, note: nil) } catch {
+                throw Failed(step: "diary", reason: error.message)
+            }
+            added = true
+        }
         if row.watchlist, try await addToList(named: Self.watchlistName, saved, position: nil, note: nil, profile: profile) { added = true }
         if let name = row.list, try await addToList(named: name, saved, position: row.listPosition, note: row.review, profile: profile) {
             added = true

@@ -146,7 +146,8 @@ public enum ImportReader {
             throw ImportRefused(message: "This ZIP file is neither Letterboxd’s nor Trakt’s export: none of their files are in it.")
         }
         // In a fixed order, whatever the ZIP's: the diary before the reviews that repeat its entries.
-        let order: [LetterboxdFiles.File] = [.watched, .diary, .reviews, .ratings, .likes, .watchlist, .list]
+        // The diary before watched.csv: a film watched.csv dates gets a watch only when the diary has none.
+        let order: [LetterboxdFiles.File] = [.diary, .reviews, .watched, .ratings, .likes, .watchlist, .list]
         let known = entries.compactMap { entry in LetterboxdFiles.file(named: entry.path).map { (entry, $0) } }
         for (entry, file) in known.sorted(by: { (order.firstIndex(of: $0.1) ?? 0) < (order.firstIndex(of: $1.1) ?? 0) }) {
             var reader = try LetterboxdFiles.Reader(try contents(entry), as: file, named: entry.path)

@@ -22,6 +22,9 @@ public struct ImportRow: Codable, Sendable, Equatable {
     public var watchedOn: String?
     /// Watched, with or without a date.
     public var watched = false
+    /// The day the tracker recorded the title as watched, outside its diary (Letterboxd's
+    /// watched.csv `Date`): a watch on that day when the diary has none of the title.
+    public var markedWatchedOn: String?
     /// 1–10 (half stars × 2).
     public var rating: Int?
     public var rewatch = false
@@ -47,7 +50,7 @@ extension ImportRow {
     /// PostgreSQL would refuse the row's write (one such row failed a whole import there), so it
     /// is skipped and reported, alike on both databases.
     var hasControlCharacter: Bool {
-        ([title, originalTitle, imdbID, letterboxdURI, watchedOn, review, list].compactMap { $0 } + tags)
+        ([title, originalTitle, imdbID, letterboxdURI, watchedOn, markedWatchedOn, review, list].compactMap { $0 } + tags)
             .contains(where: TextRules.hasControlCharacter)
     }
 

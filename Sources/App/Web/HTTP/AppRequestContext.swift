@@ -49,6 +49,7 @@ struct VisitorMiddleware: RouterMiddleware {
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
+        var signedInAs: String?
         if let token = context.cookies.value(CookieJar.session, in: request) {
             // A failed lookup must not look like "no session": a save would then start a new
             // visitor and replace the cookie. It surfaces as the retry page instead.
@@ -56,8 +57,18 @@ struct VisitorMiddleware: RouterMiddleware {
                 context.profileID = identity.profile
                 context.isAccount = identity.isAccount
                 context.sessionToken = token
+                signedInAs = identity.username
             }
         }
+        return try await RequestScope.$signedInAs.withValue(signedInAs) {
+            try await visit(request, context: context, next: next)
+        }
+    }
+
+    private func visit(
+        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
+    ) async throws -> Response {
+        var context = context
         let metadata = FetchMetadata(request.headers)
         let address = context.clientAddress ?? ""
         context.visitorAddress = address.isEmpty ? "" : try await visitors.addressKey(address)

@@ -47,6 +47,8 @@ struct CookieJar: Sendable {
     static let lastSearch = "ps_last_search"
     /// A visitor without a profile's recent searches (`VisitorSearches`).
     static let recentSearches = "ps_recent_searches"
+    /// What a form just did, said by the page it leads to (`app.js` shows it and clears it).
+    static let done = "ps_done"
 
     var secure = false
     /// The request's cookies, parsed once by the first middleware (`SecurityHeadersMiddleware`).
@@ -66,6 +68,14 @@ struct CookieJar: Sendable {
     }
 
     func cleared(_ base: String) -> Cookie { make(base, "", maxAge: 0) }
+
+    /// The confirmation of a form the server answers with a redirect: read by the next page's
+    /// script (so not HttpOnly), for a minute at most. It holds the words only, never data.
+    func done(_ text: String) -> Cookie {
+        Cookie(
+            name: name(Self.done), value: PercentEncoding.query(String(text.prefix(300))), maxAge: 60, path: "/", secure: secure,
+            httpOnly: false, sameSite: .lax)
+    }
 
     /// The session cookie: see `SessionService` for the lifetimes (`maxAge` nil without "remember
     /// me", what is left of the session's life with it, the idle timeout for a visitor).
@@ -105,4 +115,13 @@ extension Response {
     /// An answer any cache may keep and hand to anyone (a shared list's page): it must carry no
     /// cookie, or one visitor's cookie would be given to the next.
     var isPublic: Bool { headers.value(.cacheControl)?.hasPrefix("public") == true }
+}
+
+extension Response {
+    /// A form's answer: on to `path`, with what the form did for that page to say (`CookieJar.done`).
+    static func redirect(to path: String, done: String, _ context: AppRequestContext) -> Response {
+        var response = Response.redirect(to: path, type: .normal)
+        response.setCookie(context.cookies.done(done))
+        return response
+    }
 }

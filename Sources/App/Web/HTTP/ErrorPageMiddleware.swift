@@ -14,7 +14,8 @@ struct ErrorPageMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
-            let message = error.body ?? error.status.reasonPhrase
+            // Not the bare reason phrase under a heading that already says it ("Not found / Not Found").
+            let message = error.body ?? Self.plainWords(error.status)
             var response: Response
             if FormInput.wantsJSON(request) {
                 response = try JSONAnswer.error(error.status, message)
@@ -45,6 +46,18 @@ struct ErrorPageMiddleware: RouterMiddleware {
             // Retry repeats a page view only, and only as a path on this site (never the raw request target).
             let retry = request.method == .get ? Route.safeReturnPath(request.uri.description, fallback: Route.home.path) : Route.home.path
             return try ErrorPages.fetchFailed(renderer, retryURL: retry)
+        }
+    }
+}
+
+extension ErrorPageMiddleware {
+    /// What an error without its own message says, in a sentence.
+    static func plainWords(_ status: HTTPResponse.Status) -> String {
+        switch status {
+        case .notFound: "There is nothing at this address. The link may be mistyped, or what it pointed to is gone."
+        case .methodNotAllowed: "This address can’t be used that way. Go back and use the page’s own buttons."
+        case .tooManyRequests: "Too many requests came from here in a short time. Wait a moment, then try again."
+        default: "The request could not be understood (\(status.code)). Go back and try again."
         }
     }
 }

@@ -134,4 +134,7 @@ enum RequestScope {
     @TaskLocal static var tokenIsKept = false
     /// A GET whose client accepts gzip (set by `CompressionMiddleware`).
     @TaskLocal static var acceptsGzip = false
+    /// The signed-in account's name, nil for a visitor (set by `VisitorMiddleware`): the header
+    /// says who is signed in, so a page kept for one person is kept under it (`PersonalPageCache`).
+    @TaskLocal static var signedInAs: String?
 }

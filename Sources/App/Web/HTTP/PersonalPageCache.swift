@@ -36,11 +36,16 @@ final class PersonalPageCache: Sendable {
 
     /// A page stored with its `owner`, while that owner's counter in `versions` is unchanged.
     func get(_ key: String, versions: LibraryVersions) -> Page? {
-        guard let owner = state.withLock({ $0[key]?.owner }) else { return nil }
+        guard let owner = state.withLock({ $0[Self.scoped(key)]?.owner }) else { return nil }
         return get(key, version: versions.current(owner))
     }
 
+    /// Keys are kept per signed-in name too: the page's header says who is signed in, and a person
+    /// without lists shares the pages of everyone without lists (`LibraryVersions.owner`).
+    static func scoped(_ key: String) -> String { (RequestScope.signedInAs.map { "@\($0)|" } ?? "") + key }
+
     func get(_ key: String, version: UInt64) -> Page? {
+        let key = Self.scoped(key)
         let now = clock.now()
         return state.withLock { state in
             guard let entry = state[key], entry.version == version, now.timeIntervalSince(entry.storedAt) < maxAge else {
@@ -67,7 +72,7 @@ final class PersonalPageCache: Sendable {
         _ key: String, version: UInt64, render: @escaping @Sendable () async throws -> (html: String, listing: ListingContext)
     ) async throws -> Page {
         if let cached = get(key, version: version) { return cached }
-        let rendered = await rendering.run("\(key)|\(version)") { [self] in
+        let rendered = await rendering.run("\(Self.scoped(key))|\(version)") { [self] in
             do {
                 let (html, listing) = try await render()
                 return .success(put(key, version: version, html: html, listing: listing))
@@ -84,7 +89,7 @@ final class PersonalPageCache: Sendable {
         let page = Page(parts: PageParts(html, cached: true), listing: listing, etag: validator)
         let size = html.utf8.count
         let entry = Entry(owner: owner, version: version, storedAt: clock.now(), page: page)
-        state.withLock { $0.put(key, entry, bytes: size) }
+        state.withLock { $0.put(Self.scoped(key), entry, bytes: size) }
         return page
     }
 }

@@ -30,8 +30,8 @@ struct DiaryController {
         guard let profile = context.profileID else {
             return try renderer.response(DiaryPageView(DiaryPage(watches: [], total: 0, page: number)))
         }
-        // The diary is made of watches alone: a rating or a list changed elsewhere leaves it as it was.
-        let version = diary.versions.watches(profile)
+        // Watches, and whether each title is still in the lists (the delete dialog says so): any change.
+        let version = diary.versions.current(profile)
         let page = try await pages.page("\(profile)|\(Route.diaryPage(number))", version: version, listing: "diary") {
             [diary, renderer] in try renderer.html(DiaryPageView(try await diary.page(profile: profile, page: number)))
         }
@@ -64,7 +64,11 @@ struct DiaryController {
         }
         var response: Response
         switch outcome {
-        case .logged: response = .redirect(to: Route.back(to: returnTo, at: "diary"), type: .normal)
+        case .logged(let watch):
+            response = .redirect(to: Route.back(to: returnTo, at: "diary"), type: .normal)
+            response.setCookie(
+                context.cookies.done(
+                    "“\(watch.title)”: \(watch.isRewatch ? "rewatch" : "watch") on \(WatchView.longDay(watch.day)) logged in your diary."))
         case .invalid(let message): return try ErrorPages.badRequest(renderer, message, backURL: returnTo)
         case .titleNotFound: return try ErrorPages.notFound(renderer, LibraryOutcome.titleNotFoundText(kind, id))
         case .tooManyNewVisitors(let wait): throw VisitorThrottle.Refused(retryAfter: wait).httpError
@@ -89,9 +93,9 @@ struct DiaryController {
             let watch = try await diary.watch(profile: context.profileID, id: id)
         else { throw Self.watchNotFound }
         let returnTo = Route.safeReturnPath(request.uri.queryParameters["return_to"].map(String.init), fallback: Route.diary.path)
-        return try edit
-            ? renderer.response(WatchEditPage(watch, returnTo: returnTo, now: diary.clock.now()))
-            : renderer.response(WatchDeletePage(watch, returnTo: returnTo))
+        if edit { return try renderer.response(WatchEditPage(watch, returnTo: returnTo, now: diary.clock.now())) }
+        let saved = try await actions.library.item(profile: context.profileID, movieID: Int(watch.itemID) ?? 0, kind: watch.kind) != nil
+        return try renderer.response(WatchDeletePage(watch, returnTo: returnTo, titleSaved: saved))
     }
 
     func save(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -111,11 +115,13 @@ struct DiaryController {
             guard try await diary.update(profile: profile, id: id, day: form.day ?? watch.day, rating: rating, note: form.note) else {
                 throw Self.watchNotFound
             }
+            var response = Response.redirect(to: returnTo, type: .normal)
+            response.setCookie(context.cookies.done("“\(watch.title)”: your watch is saved."))
+            return response
         } catch let error as LibraryError {
             if case .storageFailed = error { return try refused(error.message, .serviceUnavailable) }
             return try refused(error.message, .unprocessableContent)
         }
-        return .redirect(to: returnTo, type: .normal)
     }
 
     func delete(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -124,7 +130,12 @@ struct DiaryController {
         }
         let form = try await FormInput.decode(DeleteForm.self, request, context)
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.diary.path)
+        let watch = try await diary.watch(profile: profile, id: id)
         guard try await diary.delete(profile: profile, id: id) else { throw Self.watchNotFound }
-        return .redirect(to: returnTo, type: .normal)
+        var response = Response.redirect(to: returnTo, type: .normal)
+        if let watch {
+            response.setCookie(context.cookies.done("“\(watch.title)”: the watch on \(WatchView.longDay(watch.day)) is deleted from your diary."))
+        }
+        return response
     }
 }

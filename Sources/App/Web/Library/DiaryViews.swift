@@ -7,28 +7,37 @@ struct WatchView {
     let detailURL: String
     let dayISO: String
     let dayText: String
-    let stars: String?
-    let words: String?
-    let note: String?
+    // Not "stars", "words" or "note": a watch without them would show its title's (Mustache looks a
+    // missing name up in the page around it, and a film's page has a note).
+    let watchStars: String?
+    let watchWords: String?
+    let watchNote: String?
     let isRewatch: Bool
     let deleteURL: String
     let editURL: String
     let confirmDeleteURL: String
     let returnTo: String
+    /// The delete dialog's words: what leaves the diary, and whether the title stays in the lists.
+    let deleteText: String
 
-    init(_ watch: Watch, returnTo: String) {
+    init(_ watch: Watch, returnTo: String, titleSaved: Bool) {
         title = watch.title
         detailURL = Route.titlePage(watch.kind, watch.itemID)
         dayISO = watch.day
         dayText = Self.longDay(watch.day)
-        stars = watch.rating.map(Rating.stars)
-        words = watch.rating.map { "Rated " + Rating.words($0) }
-        note = watch.note
+        watchStars = watch.rating.map(Rating.stars)
+        watchWords = watch.rating.map { "Rated " + Rating.words($0) }
+        watchNote = watch.note
         isRewatch = watch.isRewatch
         deleteURL = Route.watchLink(.deleteWatch, watch.id)
         editURL = Route.watchLink(.editWatch, watch.id, returnTo: returnTo)
         confirmDeleteURL = Route.watchLink(.confirmDeleteWatch, watch.id, returnTo: returnTo)
         self.returnTo = returnTo
+        deleteText = Self.deleteText(title: watch.title, dayText: dayText, titleSaved: titleSaved)
+    }
+
+    static func deleteText(title: String, dayText: String, titleSaved: Bool) -> String {
+        "Your watch of “\(title)” on \(dayText) leaves the diary." + (titleSaved ? " The title stays in your lists." : "")
     }
 
     /// "24 November 2026" for `2026-11-24`.
@@ -56,14 +65,15 @@ extension WatchView: MustacheParent {
         case "detailURL": detailURL
         case "dayISO": dayISO
         case "dayText": dayText
-        case "stars": stars
-        case "words": words
-        case "note": note
+        case "watchStars": watchStars
+        case "watchWords": watchWords
+        case "watchNote": watchNote
         case "isRewatch": isRewatch
         case "deleteURL": deleteURL
         case "editURL": editURL
         case "confirmDeleteURL": confirmDeleteURL
         case "returnTo": returnTo
+        case "deleteText": deleteText
         default: nil
         }
     }
@@ -82,14 +92,14 @@ struct TitleDiaryView {
     let hasWatches: Bool
     let submitLabel: String
 
-    init(kind: MediaKind, id: Int, title: String, watches: [Watch], now: Date) {
+    init(kind: MediaKind, id: Int, title: String, watches: [Watch], saved: Bool, now: Date) {
         actionURL = Route.logWatch(kind, id)
         returnTo = Route.titlePage(kind, String(id))
         self.title = title
         today = DiaryService.today(now)
         latest = DiaryService.latestToday(now)
         ratingOptions = RatingPicker.options(selected: nil)
-        self.watches = watches.map { WatchView($0, returnTo: Route.back(to: Route.titlePage(kind, String(id)), at: "diary")) }
+        self.watches = watches.map { WatchView($0, returnTo: Route.back(to: Route.titlePage(kind, String(id)), at: "diary"), titleSaved: saved) }
         hasWatches = !watches.isEmpty
         submitLabel = watches.isEmpty ? "Log a watch" : "Log a rewatch"
     }
@@ -115,7 +125,7 @@ struct DiaryPageView: Page {
         var months: [Month] = []
         for watch in page.watches {
             let heading = Self.monthHeading(watch.day)
-            let view = WatchView(watch, returnTo: returnTo)
+            let view = WatchView(watch, returnTo: returnTo, titleSaved: page.saved.contains("\(watch.kind.rawValue)|\(watch.itemID)"))
             if months.last?.heading == heading {
                 months[months.count - 1] = Month(heading: heading, watches: months[months.count - 1].watches + [view])
             } else {
@@ -168,15 +178,13 @@ struct WatchDeletePage: Page {
     static let template = "library/watch_delete"
 
     let chrome: Chrome
-    let title: String
-    let dayText: String
+    let message: String
     let actionURL: String
     let returnTo: String
 
-    init(_ watch: Watch, returnTo: String) {
+    init(_ watch: Watch, returnTo: String, titleSaved: Bool) {
         chrome = Chrome("Delete this watch?", tab: .library)
-        title = watch.title
-        dayText = WatchView.longDay(watch.day)
+        message = WatchView.deleteText(title: watch.title, dayText: WatchView.longDay(watch.day), titleSaved: titleSaved)
         actionURL = Route.watchLink(.deleteWatch, watch.id)
         self.returnTo = returnTo
     }

@@ -111,11 +111,11 @@ struct LibraryController {
         }
         guard case .saved(let item, let before) = outcome else { return .redirect(to: returnTo, type: .normal) }
         let justWatched = change.watched == true && before?.watched != true && form.note == nil
+        let said = ChangeWords.movie(title: item?.title ?? before?.title ?? "This film", change: change, item: item)
         var response: Response =
             wantsJSON
-            ? try JSONAnswer.ok(LibraryStateJSON(item: item, offerNote: justWatched))
-            : .redirect(
-                to: justWatched ? Route.note(id, returnTo: returnTo) : Route.back(to: returnTo, movie: id), type: .normal)
+            ? try JSONAnswer.ok(LibraryStateJSON(item: item, offerNote: justWatched, said: said))
+            : .redirect(to: justWatched ? Route.note(id, returnTo: returnTo) : Route.back(to: returnTo, movie: id), done: said, context)
         if let cookie { response.setCookie(cookie) }
         return response
     }
@@ -131,8 +131,8 @@ struct LibraryController {
             item.watched, !item.favorite, item.rating == nil, change.rating == nil, let note = item.note, !note.isEmpty
         else { return nil }
         let page = ConfirmRemovePage(
-            title: item.title, actionURL: Route.removeMovie.link(id), returnTo: returnTo, cancelURL: Route.back(to: returnTo, movie: id),
-            unwatching: true)
+            title: item.title, message: RemovalText.unwatching(title: item.title, item: item), actionURL: Route.removeMovie.link(id),
+            returnTo: returnTo, cancelURL: Route.back(to: returnTo, movie: id), unwatching: true)
         guard wantsJSON else { return try renderer.response(page) }
         struct Question: Encodable {
             let type = "about:blank", title = "Confirm", status = 409
@@ -148,9 +148,11 @@ struct LibraryController {
         guard let item = try await library.item(profile: context.profileID, movieID: id) else {
             return try ErrorPages.notFound(renderer, "This film isn’t in your lists.")
         }
+        let watches = try await actions.diary.watches(profile: context.profileID, kind: .movie, itemID: String(id)).count
         return try renderer.response(
             ConfirmRemovePage(
-                title: item.title, actionURL: Route.removeMovie.link(id), returnTo: returnTo, cancelURL: Route.back(to: returnTo, movie: id)))
+                title: item.title, message: RemovalText.movie(title: item.title, item: item, watches: watches),
+                actionURL: Route.removeMovie.link(id), returnTo: returnTo, cancelURL: Route.back(to: returnTo, movie: id)))
     }
 
     struct RemoveForm: Decodable {
@@ -168,6 +170,8 @@ struct LibraryController {
         ) {
             return failure
         }
-        return wantsJSON ? try JSONAnswer.ok(LibraryStateJSON(item: nil, offerNote: false)) : .redirect(to: returnTo, type: .normal)
+        let said = "Removed from My Lists."
+        return wantsJSON
+            ? try JSONAnswer.ok(LibraryStateJSON(item: nil, offerNote: false, said: said)) : .redirect(to: returnTo, done: said, context)
     }
 }

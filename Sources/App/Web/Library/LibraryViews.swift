@@ -11,14 +11,20 @@ struct LibraryStateJSON: Encodable {
     let rating: Int?
     /// The film was just marked watched: the page should offer the note dialog.
     let offerNote: Bool
+    /// What Remove would now take away (`RemovalText`): the page's remove dialog says it.
+    let removeText: String?
+    /// What the change did (`ChangeWords`), for the page to confirm.
+    let said: String?
 
-    init(item: LibraryItem?, offerNote: Bool) {
+    init(item: LibraryItem?, offerNote: Bool, said: String? = nil) {
+        self.said = said
         inLibrary = item != nil
         favorite = item?.favorite ?? false
         watched = item?.watched ?? false
         note = item?.note
         rating = item?.rating
         self.offerNote = offerNote
+        removeText = item.map { RemovalText.movie(title: $0.title, item: $0) }
     }
 }
 
@@ -35,8 +41,12 @@ struct ConfirmRemovePage: Page {
     let heading: String
     let message: String
 
-    /// `unwatching`: asked because un-marking Watched would remove the film, which is not a favorite, with its note.
-    init(title: String, actionURL: String, returnTo: String, cancelURL: String, kindLabel: String = "film", unwatching: Bool = false) {
+    /// `message`: what goes (`RemovalText`); `unwatching`: asked because un-marking Watched would
+    /// remove the film, which is not a favorite, with its note.
+    init(
+        title: String, message: String, actionURL: String, returnTo: String, cancelURL: String, kindLabel: String = "film",
+        unwatching: Bool = false
+    ) {
         isShow = kindLabel != "film"
         chrome = Chrome(isShow ? "Delete \(title)?" : "Remove \(title)?", tab: isShow ? .shows : .library)
         self.title = title
@@ -44,12 +54,7 @@ struct ConfirmRemovePage: Page {
         self.returnTo = returnTo
         self.cancelURL = cancelURL
         heading = isShow ? "Delete this TV show?" : (unwatching ? "Remove it and its note?" : "Remove from My Lists?")
-        message =
-            isShow
-            ? "“\(title)” will be removed from your TV Favorites."
-            : unwatching
-                ? "“\(title)” isn’t a favorite, so un-marking Watched removes it from My Lists, with your note. Keep it by marking it as a favorite instead."
-                : "“\(title)” will be removed from your favorites and watched lists, with its note."
+        self.message = message
     }
 }
 
@@ -110,16 +115,25 @@ struct MyListsPage: Page {
             }
         countText = "\(page.total) \(unit)" + (page.total == 1 ? "" : "s")
         total = page.total
-        let emptyList =
-            switch list {
-            case .favorites: "No favorites yet. Tap Favorite on any film in Movies to keep it here."
-            case .watched: "Nothing marked as watched yet. Tap Watched on a film you’ve seen — you can add a note to it."
-            case .all: "Your lists are empty. Browse Movies and tap Favorite or Watched to start your lists."
-            }
-        emptyMessage = filter.narrows ? "Nothing here matches your filters. Clear them to see the whole list." : emptyList
+        emptyMessage = filter.narrows ? "Nothing here matches your filters. Clear them to see the whole list." : Self.empty(list, kind: kind)
         previousURL = page.page > 1 ? Route.libraryList(list, page: page.page - 1, filter: filter) : nil
         nextURL = page.page < page.pageCount ? Route.libraryList(list, page: page.page + 1, filter: filter) : nil
         pageText = page.pageCount > 1 ? "Page \(page.page) of \(page.pageCount)" : nil
+    }
+}
+
+extension MyListsPage {
+    /// What an empty list says: what belongs in it and where to find some (TV has its own words).
+    static func empty(_ list: LibraryList, kind: MediaKind?) -> String {
+        switch (list, kind) {
+        case (.favorites, .show): "No TV favorites yet. Open TV Shows and tap Favorite on a show to keep it here."
+        case (.favorites, _): "No favorites yet. Tap Favorite on any film in Movies to keep it here."
+        case (.watched, .show): "TV shows have no Watched list. Log the days you watched a show in the diary on its page."
+        case (.watched, _): "Nothing marked as watched yet. Tap Watched on a film you’ve seen — you can add a note to it."
+        case (.all, .show): "No TV shows saved yet. Open TV Shows and tap Favorite on a show to keep it here."
+        case (.all, .movie): "No films saved yet. Browse Movies and tap Favorite or Watched to start your lists."
+        case (.all, nil): "Your lists are empty. Browse Movies and tap Favorite or Watched, or open TV Shows and tap Favorite."
+        }
     }
 }
 

@@ -57,7 +57,7 @@ struct ListsController {
         }
         do {
             let list = try await lists.create(profile: profile, name: form.name, description: form.description)
-            var response = Response.redirect(to: Route.customListPage(list.id), type: .normal)
+            var response = Response.redirect(to: Route.customListPage(list.id), done: "List “\(list.name)” made.", context)
             if let cookie { response.setCookie(cookie) }
             return response
         } catch {
@@ -81,7 +81,7 @@ struct ListsController {
         guard let profile = context.profileID else { throw Self.notFound }
         do {
             guard try await lists.update(profile: profile, id: id, name: form.name, description: form.description) else { throw Self.notFound }
-            return .redirect(to: Route.customListPage(id), type: .normal)
+            return .redirect(to: Route.customListPage(id), done: "List saved.", context)
         } catch let error as CustomListError {
             guard let page = try await lists.page(profile: profile, id: id, page: 1) else { throw Self.notFound }
             let fields = ListFormFields(name: form.name ?? "", description: form.description ?? "", error: error)
@@ -97,8 +97,9 @@ struct ListsController {
 
     func delete(_ context: AppRequestContext) async throws -> Response {
         let id = try listID(context)
+        let name = try await lists.list(profile: context.profileID, id: id)?.name
         guard let profile = context.profileID, try await lists.delete(profile: profile, id: id) else { throw Self.notFound }
-        return .redirect(to: Route.lists.path, type: .normal)
+        return .redirect(to: Route.lists.path, done: "List “\(name ?? "")” deleted.", context)
     }
 
     func share(_ context: AppRequestContext, on: Bool) async throws -> Response {
@@ -106,7 +107,10 @@ struct ListsController {
         guard let profile = context.profileID else { throw Self.notFound }
         let found = on ? try await lists.share(profile: profile, id: id) != nil : try await lists.unshare(profile: profile, id: id)
         guard found else { throw Self.notFound }
-        return .redirect(to: Route.back(to: Route.customListPage(id), at: "share"), type: .normal)
+        return .redirect(
+            to: Route.back(to: Route.customListPage(id), at: "share"),
+            done: on ? "The list’s link is on: anyone with it can see the list." : "The list’s link is off.",
+            context)
     }
 
     struct ItemForm: Decodable {
@@ -131,13 +135,14 @@ struct ListsController {
             switch try await lists.move(profile: profile, id: id, kind: kind, itemID: itemID, to: to) {
             case .noList: throw Self.notFound
             case .notInList: throw HTTPError(.notFound, message: "That title is not in this list any more.")
-            case .added, .kept: return .redirect(to: Route.back(to: returnTo, at: "item-\(kind.rawValue)-\(itemID)"), type: .normal)
+            case .added, .kept:
+                return .redirect(to: Route.back(to: returnTo, at: "item-\(kind.rawValue)-\(itemID)"), done: "Moved to place \(to).", context)
             }
         }
         guard try await lists.remove(profile: profile, id: id, kind: kind, itemID: itemID) else {
             throw HTTPError(.notFound, message: "That title is not in this list any more.")
         }
-        return .redirect(to: returnTo, type: .normal)
+        return .redirect(to: returnTo, done: "Removed from the list.", context)
     }
 
     struct AddForm: Decodable {
@@ -156,7 +161,10 @@ struct ListsController {
         }
         switch await actions.addToList(listID, kind: kind, id: titleID, profile: context.profileID) {
         case .done(.noList): throw Self.notFound
-        case .done: return .redirect(to: Route.back(to: returnTo, at: "lists"), type: .normal)
+        case .done(.added(let item)), .done(.kept(let item)):
+            let name = try await lists.list(profile: context.profileID, id: listID)?.name ?? ""
+            return .redirect(to: Route.back(to: returnTo, at: "lists"), done: "“\(item.title)” is in your list “\(name)”.", context)
+        case .done(.notInList): return .redirect(to: Route.back(to: returnTo, at: "lists"), type: .normal)
         case .invalid(let message): return try ErrorPages.badRequest(renderer, message, backURL: returnTo)
         case .titleNotFound: return try ErrorPages.notFound(renderer, LibraryOutcome.titleNotFoundText(kind, titleID))
         case .storageFailed:

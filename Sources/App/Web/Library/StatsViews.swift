@@ -45,6 +45,8 @@ struct StatsPageView: Page {
     let chrome: Chrome
     let heading: String
     let hasWatches: Bool
+    /// Films marked Watched that the diary has no day for: not counted here, and said so.
+    let undatedNote: String?
     let figures: [Figure]
     let monthsChart: String
     let monthRows: [PeriodRow]
@@ -65,6 +67,11 @@ struct StatsPageView: Page {
         heading = stats.year.map { "\($0) in review" } ?? "Statistics"
         chrome = Chrome(heading, tab: .library)
         hasWatches = stats.watches > 0
+        undatedNote =
+            stats.undatedWatched == 0
+            ? nil
+            : "\(Formats.count(stats.undatedWatched, "film", "films")) marked Watched \(stats.undatedWatched == 1 ? "has" : "have") no day in "
+                + "the diary, so \(stats.undatedWatched == 1 ? "it is" : "they are") not counted here. Log the day you watched on the film’s page."
         figures = [
             Figure(value: Formats.number(stats.watches), label: stats.watches == 1 ? "watch" : "watches"),
             Figure(value: Formats.number(stats.films), label: stats.films == 1 ? "film" : "films"),
@@ -93,7 +100,8 @@ struct StatsPageView: Page {
             : BarChart(
                 id: "chart-ratings", cssClass: "stats-chart", title: "How many titles have each rating, \(scope)",
                 series: [.init(cssClass: "bar-ratings", color: Self.ratingColor)], labels: Rating.range.map(Rating.stars),
-                values: stats.ratings.map { [$0] }, tooltips: Rating.range.map { ["\(Rating.words($0)): \(stats.ratings[$0 - 1])"] }, labelCount: 10
+                values: stats.ratings.map { [$0] },
+                tooltips: Rating.range.map { ["\(Rating.words($0)): \(Formats.count(stats.ratings[$0 - 1], "title", "titles"))"] }, labelCount: 10
             ).svg
         ratingRows = rated == 0 ? [] : Rating.range.map { RatingRow(words: Rating.words($0), titles: stats.ratings[$0 - 1]) }
         genres = stats.genres.map { GenreRow(name: $0.name, watches: $0.watches) }
@@ -113,7 +121,9 @@ struct StatsPageView: Page {
             id: id, cssClass: "stats-chart", title: title,
             series: [.init(cssClass: "bar-films", color: filmColor), .init(cssClass: "bar-shows", color: showColor)],
             labels: periods.map(label), values: periods.map { [$0.films, $0.shows] },
-            tooltips: periods.map { ["\(tip($0)): \($0.films) films", "\(tip($0)): \($0.shows) show watches"] }, labelCount: 12
+            tooltips: periods.map {
+                ["\(tip($0)): \(Formats.count($0.films, "film", "films"))", "\(tip($0)): \(Formats.count($0.shows, "show watch", "show watches"))"]
+            }, labelCount: 12
         ).svg
     }
 
@@ -133,6 +143,7 @@ extension StatsPageView: MustacheParent {
         case "chrome": chrome
         case "heading": heading
         case "hasWatches": hasWatches
+        case "undatedNote": undatedNote
         case "figures": figures
         case "monthsChart": monthsChart
         case "monthRows": monthRows

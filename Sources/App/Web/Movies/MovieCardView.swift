@@ -13,6 +13,8 @@ struct MovieCardView: Hashable {
     let note: String?
     let noteURL: String
     let removeURL: String
+    /// What Remove takes away (`RemovalText`), for the remove dialog.
+    let removeText: String?
     /// My Lists only: which move buttons to show.
     let inList: Bool
     /// The Favorite and Watched toggles: on the Movies grid and in All saved (where a card may be either or both).
@@ -53,10 +55,13 @@ struct MovieCardView: Hashable {
         self.note = state?.watched == true ? state?.note : nil
         self.noteURL = Route.note(id, returnTo: returnTo)
         self.removeURL = Route.removeMovieConfirmation(id, returnTo: returnTo)
+        self.removeText = state.map { RemovalText.movie(title: title, item: $0) }
         self.inList = list != nil
         self.showToggles = list == nil || list == .all
-        self.canMoveToWatched = list == .favorites
-        self.canMoveToFavorites = list == .watched
+        // A move leaves one list for the other: a film already in both has nowhere to move (moving
+        // it would only take it out of Favorites, unasked).
+        self.canMoveToWatched = list == .favorites && state?.watched != true
+        self.canMoveToFavorites = list == .watched && state?.favorite != true
         ratingPicker =
             list == nil
             ? nil : RatingPicker(actionURL: film.actionURL, returnTo: returnTo, anchor: film.anchor, title: title, rating: state?.rating)
@@ -78,6 +83,7 @@ extension MovieCardView: MustacheParent {
         case "note": note
         case "noteURL": noteURL
         case "removeURL": removeURL
+        case "removeText": removeText
         case "inList": inList
         case "showToggles": showToggles
         case "canMoveToWatched": canMoveToWatched
@@ -95,14 +101,14 @@ enum TitleStateText {
     static func film(_ state: TitleState, id: Int) -> String {
         switch state {
         case .pending: "Details on their way from iTunes"
-        case .unknown: "iTunes doesn’t know a film with the id \(id): remove it, or search for it by name"
+        case .unknown: "No longer in the film catalogue: remove it, or search for it by name"
         }
     }
 
     static func show(_ state: TitleState, id: Int) -> String {
         switch state {
         case .pending: "Details on their way from TVMaze"
-        case .unknown: "TVMaze doesn’t know a show with the id \(id): delete it, or search for it by name"
+        case .unknown: "No longer in the TV catalogue: delete it, or search for it by name"
         }
     }
 }

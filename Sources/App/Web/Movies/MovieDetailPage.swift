@@ -24,6 +24,8 @@ struct MovieDetailPage: Page {
     let note: String?
     let noteURL: String
     let removeURL: String
+    /// What Remove takes away (`RemovalText`), for the remove dialog.
+    let removeText: String?
     let ratingPicker: RatingPicker
     let titleDiary: TitleDiaryView
     let titleLists: TitleListsView
@@ -52,9 +54,10 @@ struct MovieDetailPage: Page {
         note = saved?.note
         noteURL = Route.note(movie.id, returnTo: Route.movie.link(movie.id))
         removeURL = Route.removeMovieConfirmation(movie.id, returnTo: Route.movie.link(movie.id))
+        removeText = saved.map { RemovalText.movie(title: movie.title, item: $0, watches: personal.watches.count) }
         ratingPicker = RatingPicker(
             actionURL: film.actionURL, returnTo: returnTo, anchor: film.anchor, title: movie.title, rating: saved?.rating)
-        titleDiary = TitleDiaryView(kind: .movie, id: movie.id, title: movie.title, watches: personal.watches, now: now)
+        titleDiary = TitleDiaryView(kind: .movie, id: movie.id, title: movie.title, watches: personal.watches, saved: saved != nil, now: now)
         titleLists = TitleListsView(kind: .movie, id: movie.id, title: movie.title, lists: personal.lists, holding: personal.holding)
     }
 }
@@ -106,6 +109,7 @@ extension MovieDetailPage: MustacheParent {
         case "note": note
         case "noteURL": noteURL
         case "removeURL": removeURL
+        case "removeText": removeText
         case "ratingPicker": ratingPicker
         case "titleDiary": titleDiary
         case "titleLists": titleLists

@@ -85,7 +85,8 @@ struct MoviesController {
             }
         case .notFound:
             return try ErrorPages.notFound(
-                renderer, "We couldn’t find a film with the id \(id) on iTunes: it may have been removed. Search for it by name, or browse Movies.")
+                renderer,
+                "This film isn’t in the film catalogue: it may have been removed, or the link is mistyped. Search for it by name, or browse Movies.")
         case .unavailable:
             return try ErrorPages.fetchFailed(renderer, retryURL: Route.movie.link(id))
         }

@@ -54,7 +54,7 @@ struct BestMatchView {
         genre = movie.genre ?? details?.genre
         director = details?.director ?? movie.director
         plot = details?.plot ?? movie.synopsis
-        releaseDate = movie.releaseDate.map(UTCFormatters.longDay.string) ?? details?.released
+        releaseDate = movie.releaseDate.map(UTCFormatters.longDay.string) ?? Formats.omdbDay(details?.released)
         releaseDateISO = movie.releaseDate?.formatted(UTCFormatters.dayStyle)
         runtime = Formats.runtime(movie.runtimeMinutes) ?? details?.runtime
         rated = details?.rated ?? movie.contentRating

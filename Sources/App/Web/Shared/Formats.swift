@@ -18,6 +18,24 @@ enum Formats {
     /// "12,000": counts on the pages, written the same in every locale.
     static func number(_ value: Int) -> String { value.formatted(.number.locale(Locale(identifier: "en_US"))) }
 
+    /// A `yyyy-MM-dd` day (TVMaze's premiere, a diary day) in the pages' one date style: "20 January 2008".
+    static func day(_ isoDay: String?) -> String? { isoDay.map(WatchView.longDay) }
+
+    /// OMDb's "20 Jan 2008" in the pages' style; its text as it is when it is not such a day ("N/A" is none).
+    static func omdbDay(_ text: String?) -> String? {
+        guard let text, text != "N/A" else { return nil }
+        let parts = text.split(separator: " ")
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard parts.count == 3, let day = Int(parts[0]), let month = months.firstIndex(of: String(parts[1])), let year = Int(parts[2]) else {
+            return text
+        }
+        let iso = String(format: "%04d-%02d-%02d", year, month + 1, day)
+        return UTCFormatters.noon(ofDay: iso) == nil ? text : WatchView.longDay(iso)
+    }
+
+    /// "1 film", "2 films", "1,200 show watches": a count with its noun in the right number.
+    static func count(_ value: Int, _ one: String, _ many: String) -> String { "\(number(value)) \(value == 1 ? one : many)" }
+
     /// "Nov" (`.abbreviated`) or "November 2026" (`.wide`) for the month `2026-11`, in UTC.
     static func month(_ key: String, _ style: Date.FormatStyle.Symbol.Month) -> String {
         guard let date = try? Date(key + "-15T12:00:00Z", strategy: .iso8601) else { return key }

@@ -111,8 +111,8 @@ struct ShowDetailPage: Page {
         }
         add("Genres", show.genres.joined(separator: ", "))
         add("Status", show.status)
-        add("Premiered", show.premiered)
-        add("Ended", show.ended)
+        add("Premiered", Formats.day(show.premiered))
+        add("Ended", Formats.day(show.ended))
         add("Network", show.network.map { name in show.networkCountry.map { "\(name) (\($0))" } ?? name })
         add("Streaming", show.webChannel)
         add("Schedule", show.scheduleText)
@@ -128,7 +128,7 @@ struct ShowDetailPage: Page {
         removeURL = Route.removeShowConfirmation(show.id, returnTo: Route.show.link(show.id))
         ratingPicker = RatingPicker(
             actionURL: actionURL, returnTo: returnTo, anchor: Route.cardAnchor(show: show.id), title: show.name, rating: entry?.rating)
-        titleDiary = TitleDiaryView(kind: .show, id: show.id, title: show.name, watches: personal.watches, now: now)
+        titleDiary = TitleDiaryView(kind: .show, id: show.id, title: show.name, watches: personal.watches, saved: entry != nil, now: now)
         titleLists = TitleListsView(kind: .show, id: show.id, title: show.name, lists: personal.lists, holding: personal.holding)
     }
 }

@@ -81,7 +81,10 @@ struct ShowsController {
                 return try renderer.html(ShowDetailPage(show: show, source: source, saved: try await saved, personal: personal, now: now))
             }
         case .notFound:
-            return try ErrorPages.notFound(renderer, "TVMaze has no show with the id \(id). Search TV Shows by name, or browse the index.")
+            return try ErrorPages.notFound(
+                renderer,
+                "This show isn’t in the TV catalogue: it may have been removed, or the link is mistyped. Search TV Shows by name, or browse the index."
+            )
         case .unavailable:
             return try ErrorPages.fetchFailed(renderer, retryURL: Route.show.link(id))
         }
@@ -125,7 +128,12 @@ struct ShowsController {
         let back = Route.back(to: returnTo, show: id)
         let item: LibraryItem? = if case .saved(let saved, _) = outcome { saved } else { nil }
         let state = ShowStateJSON(saved: item?.favorite ?? false, rating: item?.rating)
-        var response: Response = wantsJSON ? try JSONAnswer.ok(state) : .redirect(to: back, type: .normal)
+        let name = item?.title ?? "The show"
+        let said =
+            favorite == nil
+            ? "“\(name)”: " + (item?.rating.map { "rated \(Rating.words($0))." } ?? "rating cleared.")
+            : "“\(name)”: " + (item?.favorite == true ? "added to TV Favorites." : "deleted from TV Favorites.")
+        var response: Response = wantsJSON ? try JSONAnswer.ok(state) : .redirect(to: back, done: said, context)
         if let cookie { response.setCookie(cookie) }
         return response
     }
@@ -137,8 +145,8 @@ struct ShowsController {
             return try ErrorPages.notFound(renderer, "This show isn’t in your favorites.")
         }
         let page = ConfirmRemovePage(
-            title: item.title, actionURL: Route.removeShow.link(id), returnTo: returnTo, cancelURL: Route.back(to: returnTo, show: id),
-            kindLabel: "TV show")
+            title: item.title, message: RemovalText.show(title: item.title, rating: item.rating), actionURL: Route.removeShow.link(id),
+            returnTo: returnTo, cancelURL: Route.back(to: returnTo, show: id), kindLabel: "TV show")
         return try renderer.response(page)
     }
 
@@ -158,7 +166,7 @@ struct ShowsController {
         ) {
             return failure
         }
-        return wantsJSON ? try JSONAnswer.ok(ShowStateJSON(saved: false)) : .redirect(to: returnTo, type: .normal)
+        return wantsJSON ? try JSONAnswer.ok(ShowStateJSON(saved: false)) : .redirect(to: returnTo, done: "Deleted from TV Favorites.", context)
     }
 
     func showID(_ context: AppRequestContext) throws -> Int {
