@@ -56,6 +56,13 @@ def diary_notes(driver) -> list[str]:
     return [e.text for e in driver.find_elements(By.CSS_SELECTOR, ".diary-entry .diary-note")]
 
 
+def favorite(driver, app, movie_id: int) -> None:
+    """Presses Favorite on the film's page and waits for its confirmation."""
+    film_page(driver, app, movie_id)
+    press(driver, "article.detail .btn-fav")
+    said(driver, "added to Favorites")
+
+
 def watch_and_note(driver, app, movie_id: int, note: str) -> None:
     """Marks the film Watched on its page and writes `note` in the dialog that follows."""
     film_page(driver, app, movie_id)
@@ -91,9 +98,7 @@ def test_a_note_a_rating_and_a_remove_each_confirm_on_screen(app, browser):
 
 def test_the_remove_dialog_says_only_what_there_is(app, browser):
     driver = browser
-    film_page(driver, app, BOOKSMART)
-    press(driver, "article.detail .btn-fav")
-    said(driver, "added to Favorites")
+    favorite(driver, app, BOOKSMART)
     driver.get(app.url("/library?list=favorites"))
     link = wait_for(driver, f'.card[data-movie-id="{BOOKSMART}"] a.js-remove')
     click(driver, link)
@@ -149,9 +154,7 @@ def test_watched_films_imported_with_dates_are_in_the_diary_and_the_statistics(a
 
 def test_my_lists_tv_with_only_films_saved_says_there_are_no_shows(app, browser):
     driver = browser
-    film_page(driver, app, MIDSOMMAR)
-    press(driver, "article.detail .btn-fav")
-    said(driver, "added to Favorites")
+    favorite(driver, app, MIDSOMMAR)
     driver.get(app.url("/library"))
     click(driver, driver.find_element(By.XPATH, "//a[normalize-space()='TV']"))
     until(driver, lambda d: "kind=show" in d.current_url, 10)

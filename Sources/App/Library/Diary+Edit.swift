@@ -21,16 +21,24 @@ extension DiaryService {
             return try await database.write(serializedBy: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase
                 guard
-                    let found = try await sql.select().column("media_kind").column("item_id").column("note").from("watches")
+                    let found = try await sql.select().column("media_kind").column("item_id").column("note").column("rating").from("watches")
                         .where("id", .equal, SQLBind(id)).where("profile_id", .equal, SQLBind(profile)).first()
                 else { return false }
                 let kind = MediaKind(rawValue: try found.decode(column: "media_kind", as: String.self)) ?? .movie
                 let itemID = try found.decode(column: "item_id", as: String.self)
-                let old = try found.decodeNil(column: "note") ? nil : try found.decode(column: "note", as: String.self)
+                let oldNote = try found.decodeNil(column: "note") ? nil : try found.decode(column: "note", as: String.self)
+                let oldRating = try found.decodeNil(column: "rating") ? nil : try found.decode(column: "rating", as: Int.self)
                 try await sql.update("watches").set("watched_on", to: SQLBind(day)).set("rating", to: SQLBind(rating))
                     .set("note", to: SQLBind(note)).where("id", .equal, SQLBind(id)).run()
                 // Checked after the day is set: the watch may have become, or stopped being, the latest.
-                try await WatchNotes.watchNoteChanged(sql, profile: profile, watchID: id, kind: kind, itemID: itemID, old: old, new: note)
+                let entry = try await EntryRow.find(sql, profile: profile, kind: kind, itemID: itemID)
+                if let entry {
+                    try await WatchNotes.watchChanged(
+                        sql, .note, profile: profile, watchID: id, kind: kind, itemID: itemID, old: oldNote, new: note, current: entry.note)
+                    try await WatchNotes.watchChanged(
+                        sql, .rating, profile: profile, watchID: id, kind: kind, itemID: itemID, old: oldRating, new: rating,
+                        current: entry.rating)
+                }
                 return true
             }
         } catch {

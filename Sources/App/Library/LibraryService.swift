@@ -119,8 +119,12 @@ public final class LibraryService: Sendable {
                     try await DiaryService.insert(watch, profile: profile, at: now, on: sql)
                 }
                 if note != nil {
-                    try await WatchNotes.titleNoteChanged(
-                        sql, profile: profile, kind: title.kind, itemID: title.itemID, old: existing?.note, new: item.note)
+                    try await WatchNotes.titleChanged(
+                        sql, .note, profile: profile, kind: title.kind, itemID: title.itemID, old: existing?.note, new: item.note)
+                }
+                if rating != nil {
+                    try await WatchNotes.titleChanged(
+                        sql, .rating, profile: profile, kind: title.kind, itemID: title.itemID, old: existing?.rating, new: item.rating)
                 }
                 return item
             }

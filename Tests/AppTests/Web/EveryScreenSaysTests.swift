@@ -52,6 +52,13 @@ struct EveryScreenSaysTests {
                 let film = try await client.get("/movies/1001", cookie: cookie).text
                 #expect(Self.textarea(film, id: "note-text") == "Better on reflection")
                 #expect(Self.diaryNotes(film) == ["Better on reflection"])
+
+                // The rating too: rated on the film's page, the watch has it; changed on the watch, the film follows.
+                _ = try await client.postForm("/library/movies/1001", [("rating", "8")], cookie: cookie)
+                #expect(try await client.get("/diary", cookie: cookie).text.contains("Rated 4 stars"))
+                _ = try await client.postForm("/diary/\(id)", [("rating", "5"), ("note", "Better on reflection")], cookie: cookie)
+                let profile = try await app.profile(cookie)
+                #expect(try await app.services.library.item(profile: profile, movieID: 1001)?.rating == 5)
             }
         }
     }

@@ -340,6 +340,7 @@
       if (result.queued) { keptOffline(container); return; }
       if (!result.ok) { failure(result, function () { rate(form); }); return; }
       keepRemoveText(container, result.json);
+      if (container && container.classList.contains("detail")) refreshDiary();
       const words = select.options[select.selectedIndex].text.replace(/^[★½]+ /, "");
       say((result.json && result.json.said) || titleOf(container) + (select.value === "0" ? ": rating cleared." : ": rated " + words + "."));
     }, function () {
