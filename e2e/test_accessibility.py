@@ -73,7 +73,7 @@ def test_the_first_tab_is_skip_to_content(app, browser):
 def test_the_current_tab_is_the_right_one(app, browser):
     browser.get(app.url("/account/signin"))
     current = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "header a[aria-current=page]")]
-    assert current == ["Account"], current
+    assert current == ["Sign in"], current  # a visitor's account link: who is signed in, or Sign in
     browser.get(app.url("/library"))
     current = [a.text for a in browser.find_elements(By.CSS_SELECTOR, "header a[aria-current=page]")]
     assert len(current) == 1 and current[0].endswith("My Lists"), current
@@ -137,7 +137,7 @@ def test_focus_stays_on_the_control_that_acted_and_the_change_is_announced(app, 
         favorite.send_keys(Keys.ENTER)
         until(browser, lambda d: favorite.get_attribute("aria-pressed") == "true")
         assert browser.switch_to.active_element == favorite, "focus left the Favorite button"
-        until(browser, lambda d: live_text(d) == f"{title}: added to Favorites.", 5, live_text(browser))
+        until(browser, lambda d: live_text(d) == f"“{title}”: added to Favorites.", 5, live_text(browser))
 
     # On Favorites, "Move to Watched" takes the card away: focus goes to the next card, never <body>.
     browser.get(app.url("/library?list=favorites"))
@@ -149,7 +149,7 @@ def test_focus_stays_on_the_control_that_acted_and_the_change_is_announced(app, 
     until(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, f'.card[data-movie-id="{ids[0]}"]'), 5, "the card stayed")
     active = browser.switch_to.active_element
     assert active.tag_name != "body", "focus was lost to <body>"
-    until(browser, lambda d: live_text(d) == f"{titles[0]}: moved to Watched.", 5, live_text(browser))
+    until(browser, lambda d: live_text(d) == f"“{titles[0]}”: moved to Watched.", 5, live_text(browser))
 
 
 TARGETS = "button, [role=button], select, input:not([type=hidden]), .tabs a, .card-link, .btn, .recent-query"
