@@ -65,10 +65,9 @@ struct DiaryController {
         var response: Response
         switch outcome {
         case .logged(let watch):
-            response = .redirect(to: Route.back(to: returnTo, at: "diary"), type: .normal)
-            response.setCookie(
-                context.cookies.done(
-                    "“\(watch.title)”: \(watch.isRewatch ? "rewatch" : "watch") on \(WatchView.longDay(watch.day)) logged in your diary."))
+            response = .redirect(
+                to: Route.back(to: returnTo, at: "diary"),
+                done: "“\(watch.title)”: \(watch.isRewatch ? "rewatch" : "watch") on \(WatchView.longDay(watch.day)) logged in your diary.", context)
         case .invalid(let message): return try ErrorPages.badRequest(renderer, message, backURL: returnTo)
         case .titleNotFound: return try ErrorPages.notFound(renderer, LibraryOutcome.titleNotFoundText(kind, id))
         case .tooManyNewVisitors(let wait): throw VisitorThrottle.Refused(retryAfter: wait).httpError
@@ -115,9 +114,7 @@ struct DiaryController {
             guard try await diary.update(profile: profile, id: id, day: form.day ?? watch.day, rating: rating, note: form.note) else {
                 throw Self.watchNotFound
             }
-            var response = Response.redirect(to: returnTo, type: .normal)
-            response.setCookie(context.cookies.done("“\(watch.title)”: your watch is saved."))
-            return response
+            return .redirect(to: returnTo, done: "“\(watch.title)”: your watch is saved.", context)
         } catch let error as LibraryError {
             if case .storageFailed = error { return try refused(error.message, .serviceUnavailable) }
             return try refused(error.message, .unprocessableContent)
@@ -132,10 +129,7 @@ struct DiaryController {
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.diary.path)
         let watch = try await diary.watch(profile: profile, id: id)
         guard try await diary.delete(profile: profile, id: id) else { throw Self.watchNotFound }
-        var response = Response.redirect(to: returnTo, type: .normal)
-        if let watch {
-            response.setCookie(context.cookies.done("“\(watch.title)”: the watch on \(WatchView.longDay(watch.day)) is deleted from your diary."))
-        }
-        return response
+        guard let watch else { return .redirect(to: returnTo, type: .normal) }
+        return .redirect(to: returnTo, done: "“\(watch.title)”: the watch on \(WatchView.longDay(watch.day)) is deleted from your diary.", context)
     }
 }
