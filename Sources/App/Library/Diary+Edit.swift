@@ -31,13 +31,10 @@ extension DiaryService {
                 try await sql.update("watches").set("watched_on", to: SQLBind(day)).set("rating", to: SQLBind(rating))
                     .set("note", to: SQLBind(note)).where("id", .equal, SQLBind(id)).run()
                 // Checked after the day is set: the watch may have become, or stopped being, the latest.
-                let entry = try await EntryRow.find(sql, profile: profile, kind: kind, itemID: itemID)
-                if let entry {
+                if let entry = try await EntryRow.find(sql, profile: profile, kind: kind, itemID: itemID) {
                     try await WatchNotes.watchChanged(
-                        sql, .note, profile: profile, watchID: id, kind: kind, itemID: itemID, old: oldNote, new: note, current: entry.note)
-                    try await WatchNotes.watchChanged(
-                        sql, .rating, profile: profile, watchID: id, kind: kind, itemID: itemID, old: oldRating, new: rating,
-                        current: entry.rating)
+                        sql, profile: profile, watchID: id, entry: entry, note: .init(old: oldNote, new: note),
+                        rating: .init(old: oldRating, new: rating))
                 }
                 return true
             }

@@ -118,14 +118,10 @@ public final class LibraryService: Sendable {
                         runtimeMinutes: title.runtimeMinutes)
                     try await DiaryService.insert(watch, profile: profile, at: now, on: sql)
                 }
-                if note != nil {
-                    try await WatchNotes.titleChanged(
-                        sql, .note, profile: profile, kind: title.kind, itemID: title.itemID, old: existing?.note, new: item.note)
-                }
-                if rating != nil {
-                    try await WatchNotes.titleChanged(
-                        sql, .rating, profile: profile, kind: title.kind, itemID: title.itemID, old: existing?.rating, new: item.rating)
-                }
+                try await WatchNotes.titleChanged(
+                    sql, profile: profile, kind: title.kind, itemID: title.itemID,
+                    note: note == nil ? nil : .init(old: existing?.note, new: item.note),
+                    rating: rating == nil ? nil : .init(old: existing?.rating, new: item.rating))
                 return item
             }
         } catch let error as LibraryError {

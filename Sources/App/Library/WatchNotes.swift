@@ -7,46 +7,70 @@ import SQLKit
 /// that watch's edits the title's. A watch with its own (a rewatch logged with a note or a rating)
 /// keeps it.
 enum WatchNotes {
-    /// A value a title and its watches both hold: the column's name in `watches` and `library_entries`.
-    enum Field: String {
-        case note, rating
+    /// A change of a title's or a watch's note or rating: what it was, what it is now.
+    struct Change<Value: Equatable & Sendable> {
+        var old: Value?
+        var new: Value?
+        var changed: Bool { old != new }
     }
 
-    /// The title's latest watch (latest day, then latest logged) and its value of `field`, if any.
-    static func latest<Value: Decodable & Sendable>(
-        _ sql: any SQLDatabase, _ field: Field, as: Value.Type, profile: UUID, kind: MediaKind, itemID: String
-    ) async throws -> (id: UUID, value: Value?)? {
+    /// The title's latest watch (latest day, then latest logged) with its note and rating, read once.
+    private struct Latest {
+        var id: UUID
+        var note: String?
+        var rating: Int?
+    }
+
+    private static func latest(_ sql: any SQLDatabase, profile: UUID, kind: MediaKind, itemID: String) async throws -> Latest? {
         guard
-            let row = try await sql.select().column("id").column(field.rawValue).from("watches")
+            let row = try await sql.select().column("id").column("note").column("rating").from("watches")
                 .where("profile_id", .equal, SQLBind(profile)).where("media_kind", .equal, SQLBind(kind.rawValue))
                 .where("item_id", .equal, SQLBind(itemID))
                 .orderBy("watched_on", .descending).orderBy("created_at", .descending).limit(1).first()
         else { return nil }
-        let value = try row.decodeNil(column: field.rawValue) ? nil : try row.decode(column: field.rawValue, as: Value.self)
-        return (try row.decode(column: "id", as: UUID.self), value)
+        return Latest(
+            id: try row.decode(column: "id", as: UUID.self),
+            note: try row.decodeNil(column: "note") ? nil : try row.decode(column: "note", as: String.self),
+            rating: try row.decodeNil(column: "rating") ? nil : try row.decode(column: "rating", as: Int.self))
     }
 
-    /// The title's `field` changed from `old` to `new`: the latest watch follows when it had none or the old one.
-    static func titleChanged<Value: Codable & Equatable & Sendable>(
-        _ sql: any SQLDatabase, _ field: Field, profile: UUID, kind: MediaKind, itemID: String, old: Value?, new: Value?
-    ) async throws {
-        guard old != new, let watch = try await latest(sql, field, as: Value.self, profile: profile, kind: kind, itemID: itemID),
-            watch.value == nil || watch.value == old
-        else { return }
-        try await sql.update("watches").set(SQLIdentifier(field.rawValue), to: SQLBind(new)).where("id", .equal, SQLBind(watch.id)).run()
+    /// `value` follows a change when it held nothing or what the other side held before.
+    private static func follows<Value>(_ value: Value?, _ change: Change<Value>?) -> Bool {
+        guard let change, change.changed else { return false }
+        return value == nil || value == change.old
     }
 
-    /// A watch's `field` changed from `old` to `new`: the title's follows when this is its latest
-    /// watch and the title held the old one (or none).
-    static func watchChanged<Value: Codable & Equatable & Sendable>(
-        _ sql: any SQLDatabase, _ field: Field, profile: UUID, watchID: UUID, kind: MediaKind, itemID: String, old: Value?, new: Value?,
-        current: Value?
+    /// The title's note or rating changed: its latest watch follows each when it had none or the old one.
+    static func titleChanged(
+        _ sql: any SQLDatabase, profile: UUID, kind: MediaKind, itemID: String, note: Change<String>?, rating: Change<Int>?
     ) async throws {
-        guard old != new, current == nil || current == old,
-            try await latest(sql, field, as: Value.self, profile: profile, kind: kind, itemID: itemID)?.id == watchID
+        guard note?.changed == true || rating?.changed == true,
+            let watch = try await latest(sql, profile: profile, kind: kind, itemID: itemID)
         else { return }
-        try await sql.update(EntryRow.table).set(SQLIdentifier(field.rawValue), to: SQLBind(new))
-            .where("profile_id", .equal, SQLBind(profile)).where("media_kind", .equal, SQLBind(kind.rawValue))
-            .where("item_id", .equal, SQLBind(itemID)).run()
+        let setsNote = follows(watch.note, note)
+        let setsRating = follows(watch.rating, rating)
+        guard setsNote || setsRating else { return }
+        let update = sql.update("watches")
+        if setsNote { update.set("note", to: SQLBind(note?.new)) }
+        if setsRating { update.set("rating", to: SQLBind(rating?.new)) }
+        try await update.where("id", .equal, SQLBind(watch.id)).run()
+    }
+
+    /// A watch's note or rating changed: when it is the title's latest watch, the title follows
+    /// each it held the old one of (or none of). `entry` is the title's row as it is now.
+    static func watchChanged(
+        _ sql: any SQLDatabase, profile: UUID, watchID: UUID, entry: EntryRow, note: Change<String>, rating: Change<Int>
+    ) async throws {
+        let setsNote = follows(entry.note, note)
+        let setsRating = follows(entry.rating, rating)
+        guard setsNote || setsRating,
+            try await latest(sql, profile: profile, kind: MediaKind(rawValue: entry.media_kind) ?? .movie, itemID: entry.item_id)?.id
+                == watchID
+        else { return }
+        let update = sql.update(EntryRow.table)
+        if setsNote { update.set("note", to: SQLBind(note.new)) }
+        if setsRating { update.set("rating", to: SQLBind(rating.new)) }
+        try await update.where("profile_id", .equal, SQLBind(profile)).where("media_kind", .equal, SQLBind(entry.media_kind))
+            .where("item_id", .equal, SQLBind(entry.item_id)).run()
     }
 }
