@@ -109,6 +109,28 @@ struct SearchHistoryTests {
         }
     }
 
+    @Test("the offline worker keeping an older search in the background neither moves it up nor makes it the last search")
+    func backgroundKeep() async throws {
+        try await TestApp.with { app in
+            let cookie = try await app.visitor()
+            try await app.test { client in
+                for title in ["Midsommar", "Spider"] {
+                    _ = try await client.get("/search?q=\(title)", cookie: cookie)
+                    app.clock.advance(60)
+                }
+                var headers = HTTPFields()
+                headers[.cookie] = cookie
+                headers[FetchMetadata.siteHeader] = "same-origin"
+                headers[FetchMetadata.backgroundKeepHeader] = "1"
+                let kept = try await client.execute(uri: "/search?q=Midsommar", method: .get, headers: headers)
+                #expect(kept.status == .ok)
+                let page = try await client.get("/search", cookie: cookie).text
+                #expect(Self.queries(page) == ["Spider", "Midsommar"])
+                #expect(page.contains("Your last search, “Spider”"))
+            }
+        }
+    }
+
     @Test("offline, opening Search still lists the recent searches, and running one again answers from the cache")
     func offline() async throws {
         try await TestApp.with { app in

@@ -39,8 +39,11 @@ struct SearchController {
             return try renderer.response(page, status: .serviceUnavailable)
         case .results(let result):
             // A search another site linked or embedded (`FetchMetadata.isOwnRequest`) is shown but
-            // does not replace the person's last search.
-            return try await results(result, of: query, request, context, done: done, remember: FetchMetadata(request.headers).isOwnRequest)
+            // does not replace the person's last search; nor does the offline worker keeping an
+            // older search in the background (that would move it above the newer ones).
+            let metadata = FetchMetadata(request.headers)
+            return try await results(
+                result, of: query, request, context, done: done, remember: metadata.isOwnRequest && !metadata.isBackgroundKeep)
         }
     }
 
