@@ -5,7 +5,8 @@ let package = Package(
     name: "popcornswirl",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "popcornswirl", targets: ["PopcornSwirl"])
+        .executable(name: "popcornswirl", targets: ["PopcornSwirl"]),
+        .executable(name: "bench-mix", targets: ["BenchMix"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -75,6 +76,13 @@ let package = Package(
         ),
         // The system zlib (zlib1g-dev), for what CompressNIO does not offer: raw deflate segments
         // flushed at chosen points and CRC-32 combining (`SplicedGzip`).
+        // `scripts/bench --mix`'s load generator: replays a request plan with N connections and
+        // reports latency per kind of request.
+        .executableTarget(
+            name: "BenchMix",
+            dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")],
+            path: "Benchmarks/BenchMix"
+        ),
         .systemLibrary(name: "PSZlib", path: "Sources/PSZlib"),
         .testTarget(
             name: "AppTests",
