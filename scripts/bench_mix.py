@@ -332,11 +332,15 @@ def run(args, binary, mix_binary, helpers):
               f"{len(set(r['path'] for r in plan)):,} distinct addresses", flush=True)
 
         duration = float(args.duration.rstrip("s"))
+        if args.mix_warmup > 0:
+            subprocess.run([mix_binary, plan_path, base, "64", str(args.mix_warmup)], check=True, capture_output=True)
         before = cache_rates(metrics(f"http://127.0.0.1:{metrics_port}/metrics"))
-        out = subprocess.run([mix_binary, plan_path, base, "64", str(duration), str(args.mix_warmup)],
-                             check=True, capture_output=True, text=True).stdout
+        cpu_before = cpu_seconds(app.pid)
+        out = subprocess.run([mix_binary, plan_path, base, "64", str(duration)], check=True, capture_output=True, text=True).stdout
+        cpu = cpu_seconds(app.pid) - cpu_before
         after = cache_rates(metrics(f"http://127.0.0.1:{metrics_port}/metrics"))
         result = json.loads(out)
+        result["cpuMsPerRequest"] = cpu * 1000 / max(1, result["requests"])
         rss = helpers.peak_rss_mb(app.pid)
         report(result, rss, subtract(after[0], before[0]), subtract(after[1], before[1]), duration, args.mix_warmup)
         if args.mix_json:
@@ -351,11 +355,19 @@ def run(args, binary, mix_binary, helpers):
                 proc.kill()
 
 
+def cpu_seconds(pid):
+    """The server's user and system CPU time so far: steadier than throughput on a shared machine."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def report(result, rss, caches, lookups, duration, warmup):
     print(f"\nPopcornSwirl under the mix — release build, 64 connections, {duration:.0f} s after {warmup:.0f} s of warm-up, "
           f"{os.cpu_count()} cores")
     print(f"  throughput: {result['throughput']:,.0f} requests/s ({result['requests']:,} requests, {result['errors']} failed)")
     print(f"  all requests: p50 {result['all']['p50']:.1f} ms, p90 {result['all']['p90']:.1f} ms, p99 {result['all']['p99']:.1f} ms")
+    print(f"  server CPU per request: {result['cpuMsPerRequest']:.2f} ms (user + system)")
     print(f"  server peak RSS: {rss:.0f} MB")
     print(f"\n  {'request':<22}{'count':>8}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}  statuses")
     for label, row in sorted(result["labels"].items(), key=lambda item: -item[1]["count"]):
