@@ -134,7 +134,7 @@ let started = clock.now
 let samples = await run(until: started + .milliseconds(Int64(seconds * 1000)), record: true)
 let elapsed = clock.now - started
 let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-try client.syncShutdown()
+try await client.shutdown()
 
 var byLabel: [String: LabelReport] = [:]
 let grouped = Dictionary(grouping: samples, by: \.label)
