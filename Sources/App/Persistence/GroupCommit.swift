@@ -9,11 +9,9 @@ import Synchronization
 /// FULL` waits for the disk (0.3 ms here) besides its `BEGIN` and `COMMIT`: one transaction per
 /// write held rating changes to 285 a second. Writes that arrive while a group is being written
 /// wait for the next group, which runs them one after another in one transaction. A write that
-/// fails is undone alone: the group is rolled back and written again, each write in a savepoint
-/// that a failure rolls back to, so the others stay whole. Each caller hears of its write once the
-/// group is committed, so nothing is reported saved before it is on disk. A write's body may
-/// therefore run twice (its first run rolled back with the group's when another write failed): it
-/// does database work only, and anything else after it returns.
+/// fails is undone alone: each write of a group runs in a savepoint that its failure rolls back
+/// to, so the others stay whole and every write's body runs exactly once. Each caller hears of its
+/// write once the group is committed, so nothing is reported saved before it is on disk.
 ///
 /// One task, the writer, holds the writer connection for the process's life and runs every group
 /// on that connection's own thread (`PoolExecutor`). Checked out per group from Fluent's pool, the
@@ -160,24 +158,20 @@ final class GroupCommit: Sendable {
         }
     }
 
-    /// Runs the group's writes in turn until one fails; true when none did.
-    private static func runAll(_ group: [Pending], on db: any Database) async -> Bool {
-        for pending in group where !(await pending.run(db)) { return false }
-        return true
-    }
-
     private func commit(_ group: [Pending], on db: any Database) async {
         let sql = db as! any SQLDatabase
         do {
             try await sql.raw("BEGIN IMMEDIATE").run()
             do {
-                // Most writes succeed: they run one after another with no savepoint, two statements
-                // fewer each. When one fails, the transaction is rolled back and the group written
-                // again, each in a savepoint, so the failed one alone is undone.
-                if !(await Self.runAll(group, on: db)) {
-                    try await sql.raw("ROLLBACK").run()
-                    if group.count == 1 { return group[0].finish(nil) }
-                    try await sql.raw("BEGIN IMMEDIATE").run()
+                if group.count == 1 {
+                    // A write alone: its failure rolls the transaction back.
+                    if !(await group[0].run(db)) {
+                        try await sql.raw("ROLLBACK").run()
+                        return group[0].finish(nil)
+                    }
+                } else {
+                    // Each write in a savepoint (two statements of some microseconds): a failed
+                    // one is undone alone and no body runs again.
                     for pending in group {
                         try await sql.raw("SAVEPOINT write").run()
                         if !(await pending.run(db)) { try await sql.raw("ROLLBACK TO write").run() }
