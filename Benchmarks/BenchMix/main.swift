@@ -1,7 +1,11 @@
 // bench-mix: replays a request plan (made by `scripts/bench --mix`) against a server with N
 // concurrent keep-alive connections for a fixed time, and prints per-label latency as JSON.
 //
-// Usage: bench-mix PLAN.json BASE_URL CONNECTIONS SECONDS [WARMUP_SECONDS]
+// Usage: bench-mix PLAN.json BASE_URL CONNECTIONS SECONDS [RATE]
+// Without RATE each connection sends its next request as soon as its answer is in (closed loop: the
+// server's most). With RATE (requests a second) request i is due at start + i / RATE, sent by the
+// next free connection, and its latency counts from when it was due (open loop: a load people
+// bring, with no coordinated omission).
 // PLAN.json: [{"method": "GET", "path": "/movies?year=2019", "cookie": "…" | null,
 //              "address": "10.0.0.7" | null (sent as X-Forwarded-For), "body": "…" | null,
 //              "label": "year"}, …], taken in turn by every connection.
@@ -64,12 +68,12 @@ func report(_ samples: [Sample]) -> LabelReport {
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 5, let connections = Int(arguments[3]), let seconds = Double(arguments[4]) else {
-    FileHandle.standardError.write(Data("usage: bench-mix PLAN.json BASE_URL CONNECTIONS SECONDS [WARMUP_SECONDS]\n".utf8))
+    FileHandle.standardError.write(Data("usage: bench-mix PLAN.json BASE_URL CONNECTIONS SECONDS [RATE]\n".utf8))
     exit(2)
 }
 let plan = try JSONDecoder().decode([PlannedRequest].self, from: Data(contentsOf: URL(fileURLWithPath: arguments[1])))
 let base = arguments[2]
-let warmup = arguments.count > 5 ? Double(arguments[5]) ?? 0 : 0
+let rate = arguments.count > 5 ? Double(arguments[5]) : nil
 let labels = Array(Set(plan.map(\.label))).sorted()
 let labelIndex = Dictionary(uniqueKeysWithValues: labels.enumerated().map { ($1, $0) })
 
@@ -83,8 +87,8 @@ let next = Atomic<Int>(0)
 let clock = ContinuousClock()
 let errors = Mutex<[String]>([])
 
-/// Runs the plan on `connections` workers until `until`; records samples only when `record`.
-func run(until deadline: ContinuousClock.Instant, record: Bool) async -> [Sample] {
+/// Runs the plan on `connections` workers until `deadline`.
+func run(from start: ContinuousClock.Instant, until deadline: ContinuousClock.Instant) async -> [Sample] {
     await withTaskGroup(of: [Sample].self) { group in
         for _ in 0..<connections {
             group.addTask {
@@ -93,6 +97,13 @@ func run(until deadline: ContinuousClock.Instant, record: Bool) async -> [Sample
                 while clock.now < deadline {
                     let index = next.add(1, ordering: .relaxed).oldValue
                     let planned = plan[index % plan.count]
+                    var started = clock.now
+                    if let rate {
+                        let due = start + .nanoseconds(Int64(Double(index) / rate * 1e9))
+                        if due >= deadline { break }
+                        if due > started { try? await Task.sleep(until: due, clock: clock) }
+                        started = due
+                    }
                     var request = HTTPClientRequest(url: base + planned.path)
                     request.method = .init(rawValue: planned.method)
                     request.headers.add(name: "Accept-Encoding", value: "gzip")
@@ -104,7 +115,6 @@ func run(until deadline: ContinuousClock.Instant, record: Bool) async -> [Sample
                         request.headers.add(name: "Content-Type", value: "application/json")
                         request.body = .bytes(ByteBuffer(string: body))
                     }
-                    let started = clock.now
                     var status = 0
                     var bytes = 0
                     do {
@@ -115,10 +125,8 @@ func run(until deadline: ContinuousClock.Instant, record: Bool) async -> [Sample
                         errors.withLock { if $0.count < 5 { $0.append("\(planned.method) \(planned.path): \(error)") } }
                     }
                     let elapsed = clock.now - started
-                    if record {
-                        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
-                        samples.append(Sample(label: labelIndex[planned.label]!, nanoseconds: nanoseconds, status: status, bytes: bytes))
-                    }
+                    let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+                    samples.append(Sample(label: labelIndex[planned.label]!, nanoseconds: nanoseconds, status: status, bytes: bytes))
                 }
                 return samples
             }
@@ -129,9 +137,8 @@ func run(until deadline: ContinuousClock.Instant, record: Bool) async -> [Sample
     }
 }
 
-if warmup > 0 { _ = await run(until: clock.now + .milliseconds(Int64(warmup * 1000)), record: false) }
 let started = clock.now
-let samples = await run(until: started + .milliseconds(Int64(seconds * 1000)), record: true)
+let samples = await run(from: started, until: started + .milliseconds(Int64(seconds * 1000)))
 let elapsed = clock.now - started
 let elapsedSeconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 try await client.shutdown()
