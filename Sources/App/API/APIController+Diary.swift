@@ -70,7 +70,7 @@ extension APIController {
     func getStatistics(_ input: Operations.GetStatistics.Input) async throws -> Operations.GetStatistics.Output {
         guard let profile = APIScope.session?.existing else { return .unauthorized(APIRefusal.signInResponse) }
         let year: Int?
-        do { year = try StatsController.year(input.query.year.map(String.init)) } catch {
+        do { year = try ReviewYear.parse(input.query.year.map(String.init)) } catch {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest(error.message))))
         }
         let stats = try await actions.statistics.statistics(profile: profile, year: year)

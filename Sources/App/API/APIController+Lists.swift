@@ -136,7 +136,7 @@ extension APIController {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("page must be between 1 and 100000."))))
         }
         guard let found = try await actions.lists.sharedPage(token: input.path.token, page: page) else {
-            return .notFound(.init(body: .applicationProblemJson(.notFound(ListsText.sharedNotFound))))
+            return .notFound(.init(body: .applicationProblemJson(.notFound(CustomListError.sharedNotFoundMessage))))
         }
         return .ok(
             .init(
@@ -146,7 +146,7 @@ extension APIController {
                         pageSize: CustomListPage.pageSize, items: found.items.map(Components.Schemas.CustomListItem.init)))))
     }
 
-    static var listNotFound: ListNotFound { .init(body: .applicationProblemJson(.notFound(ListsText.notFound))) }
+    static var listNotFound: ListNotFound { .init(body: .applicationProblemJson(.notFound(CustomListError.notFoundMessage))) }
 
     static func refused(_ error: CustomListError) -> ListRefused {
         .init(body: .applicationProblemJson(.init(status: 422, detail: error.message)))

@@ -18,7 +18,7 @@ extension APIController {
         let result: SearchResult
         switch await search.search(query) {
         case .failed(let error):
-            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(SearchController.failureMessage(error).text))))
+            return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(SearchTexts.failure(error)))))
         case .results(let found):
             result = found
         }
@@ -130,7 +130,7 @@ extension Components.Schemas.OMDbDetails {
 
 extension Components.Schemas.OMDbState {
     init(_ status: OMDbStatus) {
-        let message = SearchController.omdbMessage(status)?.text
+        let message = SearchTexts.omdb(status)
         switch status {
         case .disabled: self.init(status: .disabled, message: message)
         case .found: self.init(status: .found, message: message)

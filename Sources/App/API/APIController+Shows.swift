@@ -6,7 +6,7 @@ import PopcornAPI
 extension APIController {
     func listShows(_ input: Operations.ListShows.Input) async throws -> Operations.ListShows.Output {
         if let q = input.query.q?.trimmingCharacters(in: .whitespacesAndNewlines), !q.isEmpty {
-            guard TextRules.length(q) <= ShowsController.maxQueryLength else {
+            guard TextRules.length(q) <= SearchQuery.maxLength else {
                 return .badRequest(.init(body: .applicationProblemJson(.badRequest("q must be at most 200 characters."))))
             }
             let result = await shows.search(q)

@@ -27,11 +27,12 @@ struct APIController: APIProtocol {
         idempotency: IdempotencyMiddleware
     ) throws {
         let api = router.group().add(middleware: APIProblemMiddleware(logger: logger))
+        let fairShare = FairShareMiddleware(tokenAccount: { APIScope.session?.existing })
         let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false))
-            .add(middleware: idempotency).add(middleware: FairShareMiddleware())
+            .add(middleware: idempotency).add(middleware: fairShare)
             .add(middleware: KeptLibraryAnswersMiddleware(kept: KeptLibraryAnswers(clock: clock), versions: library.versions))
         let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true))
-            .add(middleware: idempotency).add(middleware: FairShareMiddleware())
+            .add(middleware: idempotency).add(middleware: fairShare)
         members.on(APIRoute.document) { _, _ in
             guard let url = APISpec.documentURL, let data = try? Data(contentsOf: url) else { throw HTTPError(.notFound) }
             var headers = HTTPFields()

@@ -77,6 +77,17 @@ public enum CustomListError: Error, Sendable, Equatable, DomainFailure {
         }
     }
 
+    /// The database failed, rather than the change being refused.
+    var isStorage: Bool {
+        if case .storageFailed = self { return true }
+        return false
+    }
+
+    /// The words for a list that is not there (its reads answer nil rather than throw): one of the
+    /// person's own, and one followed by its shared link.
+    public static let notFoundMessage = "That list is not one of yours (it may have been deleted on another device)."
+    public static let sharedNotFoundMessage = "This link does not lead to a list any more: its owner stopped sharing it, or deleted it."
+
     /// A list's name, trimmed and checked.
     public static func validatedName(_ raw: String?) throws(CustomListError) -> String {
         let name = (raw ?? "").trimmingCharacters(in: .whitespacesAndNewlines)

@@ -24,22 +24,48 @@ struct LayeringTests {
         return Set(sources(folder).flatMap { file in file.text.matches(of: pattern).map { String($0.1) } })
     }
 
-    @Test("no domain folder uses a type of Web/ or API/")
+    /// Each file under `folder` that names a type of `upper` (one its own folder declares aside), with those types.
+    static func uses(in folder: String, of upper: Set<String>) -> [(path: String, used: [String])] {
+        let own = declaredTypes(folder)
+        return sources(folder).compactMap { file in
+            let words = Set(file.text.split { !$0.isLetter && !$0.isNumber }.map(String.init))
+            let used = words.intersection(upper).subtracting(own)
+            return used.isEmpty ? nil : (file.path, used.sorted())
+        }
+    }
+
+    @Test("no domain folder uses a type of Web/, API/ or HTTP/")
     func domainDoesNotReachUp() {
-        let upper = Self.declaredTypes("Web").union(Self.declaredTypes("API"))
+        let upper = Self.declaredTypes("Web").union(Self.declaredTypes("API")).union(Self.declaredTypes("HTTP"))
         #expect(upper.contains("Route") && upper.contains("PageRenderer") && upper.contains("APIController"))
         for folder in Self.domainFolders {
-            for file in Self.sources(folder) {
-                let words = Set(file.text.split { !$0.isLetter && !$0.isNumber }.map(String.init))
-                let used = words.intersection(upper).subtracting(Self.declaredTypes(folder))
-                #expect(used.isEmpty, "\(file.path) uses \(used.sorted())")
+            for file in Self.uses(in: folder, of: upper) {
+                Issue.record("\(file.path) uses \(file.used)")
             }
+        }
+    }
+
+    @Test("API/ names no Web/ type: the API maps its outcomes itself or through the shared HTTP/ layer")
+    func apiDoesNotUseThePages() {
+        let pages = Self.declaredTypes("Web")
+        #expect(pages.contains("PageRenderer") && pages.contains("SearchController"))
+        for file in Self.uses(in: "API", of: pages) {
+            Issue.record("\(file.path) uses \(file.used)")
+        }
+    }
+
+    @Test("the shared HTTP/ layer names no Web/ or API/ type: both stand on it")
+    func sharedLayerStaysShared() {
+        let upper = Self.declaredTypes("Web").union(Self.declaredTypes("API"))
+        #expect(Self.declaredTypes("HTTP").isSuperset(of: ["Route", "AppRequestContext", "JSONAnswer"]))
+        for file in Self.uses(in: "HTTP", of: upper) {
+            Issue.record("\(file.path) uses \(file.used)")
         }
     }
 
     @Test("site paths are written only in the route type; no controller takes AppServices")
     func pathsOnlyInRoutes() {
-        for file in Self.sources("Web") + Self.sources("API") where !file.path.hasSuffix("Web/Routes.swift") {
+        for file in Self.sources("Web") + Self.sources("API") + Self.sources("HTTP") where file.path != "HTTP/Routes.swift" {
             for prefix in [
                 #""/api"#, #""/admin"#, #""/movies"#, #""/shows"#, #""/library"#, #""/account"#, #""/search"#, #""/offers"#, #""/lists"#,
                 #""/shared"#, #""/diary"#,

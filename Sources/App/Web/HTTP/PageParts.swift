@@ -123,18 +123,12 @@ struct PageParts: Sendable {
     }
 }
 
-/// What the page renderer needs to know of the request being answered, without every handler
-/// passing it along: set by `CSRFMiddleware` for the handlers below it.
-enum RequestScope {
+/// The page's CSRF token, set by `CSRFMiddleware` for the handlers below it.
+extension RequestScope {
     @TaskLocal static var csrf: CSRFToken?
     /// The token this request's forms carry ("" outside the pages' group).
     static var csrfToken: String { csrf?.value ?? "" }
     /// The token is the browser's own, sent back in its cookie (not one made for this answer alone):
     /// a page's compressed pieces for it will serve its next visits.
     @TaskLocal static var tokenIsKept = false
-    /// A GET whose client accepts gzip (set by `CompressionMiddleware`).
-    @TaskLocal static var acceptsGzip = false
-    /// The signed-in account's name, nil for a visitor (set by `VisitorMiddleware`): the header
-    /// says who is signed in, so a page kept for one person is kept under it (`PersonalPageCache`).
-    @TaskLocal static var signedInAs: String?
 }

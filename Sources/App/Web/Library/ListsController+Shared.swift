@@ -53,7 +53,7 @@ extension ListsController {
         return page.parts.response(csrf: "", headers: headers)
     }
 
-    static let sharedNotFound = HTTPError(.notFound, message: ListsText.sharedNotFound)
+    static let sharedNotFound = HTTPError(.notFound, message: CustomListError.sharedNotFoundMessage)
     /// Every answer's fields, made once.
     static let sharedFields: [HTTPField] = [
         HTTPField(name: .cacheControl, value: "public, no-cache"), HTTPField(name: HTTPField.Name("X-Robots-Tag")!, value: "noindex, nofollow"),

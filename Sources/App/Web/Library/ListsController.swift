@@ -178,12 +178,5 @@ struct ListsController {
         return id
     }
 
-    static let notFound = HTTPError(.notFound, message: ListsText.notFound)
-}
-
-extension CustomListError {
-    var isStorage: Bool {
-        if case .storageFailed = self { return true }
-        return false
-    }
+    static let notFound = HTTPError(.notFound, message: CustomListError.notFoundMessage)
 }

@@ -21,9 +21,6 @@ enum ListsText {
     static func count(_ n: Int) -> String {
         n == 1 ? "1 title" : "\(Formats.number(n)) titles"
     }
-
-    static let notFound = "That list is not one of yours (it may have been deleted on another device)."
-    static let sharedNotFound = "This link does not lead to a list any more: its owner stopped sharing it, or deleted it."
 }
 
 /// The list's name and description fields, as the new-list form and the edit form draw them.

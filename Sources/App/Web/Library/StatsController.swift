@@ -15,7 +15,7 @@ struct StatsController {
 
     func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let year: Int?
-        do { year = try Self.year(request.uri.queryParameters["year"].map(String.init)) } catch {
+        do { year = try ReviewYear.parse(request.uri.queryParameters["year"].map(String.init)) } catch {
             return try ErrorPages.badRequest(renderer, error.message, backURL: Route.statisticsPage())
         }
         guard let profile = context.profileID else {
@@ -26,14 +26,5 @@ struct StatsController {
             try renderer.html(StatsPageView(try await statistics.statistics(profile: profile, year: year)))
         }
         return page.parts.response()
-    }
-
-    /// A year in review from 1888 (the first film) to 2100; nil (all time) when not given.
-    static func year(_ raw: String?) throws(FormInput.Invalid) -> Int? {
-        guard let raw, !raw.isEmpty else { return nil }
-        guard let year = Int(raw), (1888...2100).contains(year) else {
-            throw FormInput.Invalid(message: "“\(raw.prefix(20))” is not a year to review: choose one from 1888 to 2100.")
-        }
-        return year
     }
 }

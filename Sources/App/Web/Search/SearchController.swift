@@ -206,15 +206,6 @@ struct SearchController {
     }
 
     static func failureMessage(_ error: UpstreamError, retryURL: String? = nil) -> SearchMessage {
-        let reason =
-            switch error {
-            case .rateLimited, .throttled: "The film catalogue is busy right now (too many searches in a minute)."
-            case .badStatus: "The film catalogue answered with an error."
-            case .refused(let text): "The film catalogue refused the search (“\(text.prefix(120))”)."
-            default: "The film catalogue sent an answer we couldn’t read."
-            }
-        return SearchMessage(
-            .error, "\(reason) \(ErrorTexts.fetchFailed) Your last search is kept as it was.", heading: ErrorTexts.title, retryURL: retryURL
-        )
+        SearchMessage(.error, SearchTexts.failure(error), heading: ErrorTexts.title, retryURL: retryURL)
     }
 }

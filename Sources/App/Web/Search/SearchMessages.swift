@@ -1,8 +1,7 @@
 /// What the search page tells a person about its answer: nothing found (and where it looked), and
 /// OMDb's extra details missing.
 extension SearchController {
-    /// What a missing extra-details lookup means for the person: less on the page (the search is
-    /// still their last one). Never the services' names: a person does not know or need them.
+    /// The heading of a missing extra-details lookup's message.
     static let detailsMissing = "Some film details are missing"
 
     /// Why no film is listed: offline, PopcornSwirl's own catalogue while iTunes is asked later, or iTunes' answer.
@@ -21,23 +20,9 @@ extension SearchController {
         }
     }
 
+    /// OMDb's answer as the page says it (`SearchTexts.omdb`): a missing lookup is an error with its heading.
     static func omdbMessage(_ status: OMDbStatus?) -> SearchMessage? {
-        switch status {
-        case .failed:
-            return SearchMessage(
-                .error,
-                "The film’s extra details (such as the cast and the IMDb rating) can’t be loaded right now, so some are missing below. Search again later to see them.",
-                heading: detailsMissing)
-        case .limitReached:
-            return SearchMessage(
-                .info, "Extra details such as the cast and the IMDb rating are unavailable until tomorrow. Everything else works.")
-        case .notFound:
-            return SearchMessage(
-                .error,
-                "There are no extra details (such as the cast and the IMDb rating) for this film, so some are missing below.",
-                heading: detailsMissing)
-        case .disabled, .found, nil:
-            return nil
-        }
+        guard let text = SearchTexts.omdb(status) else { return nil }
+        return status == .limitReached ? SearchMessage(.info, text) : SearchMessage(.error, text, heading: detailsMissing)
     }
 }

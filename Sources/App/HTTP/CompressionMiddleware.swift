@@ -20,7 +20,7 @@ struct CompressionMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        // A page made of cached parts compresses itself (`PageParts.response`): GETs only, whose
+        // A page made of cached parts compresses itself (the page parts' response): GETs only, whose
         // answers no middleware keeps (`IdempotencyMiddleware` keeps writes' answers uncompressed).
         let accepted = Self.acceptsGzip(request.headers.value(.acceptEncoding))
         var response = try await RequestScope.$acceptsGzip.withValue(request.method == .get && accepted) { try await next(request, context) }

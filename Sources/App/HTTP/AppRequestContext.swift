@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -14,11 +13,11 @@ public struct AppRequestContext: RequestContext {
     /// Over HTTPS (see `Transport`): cookies are Secure and `__Host-` prefixed, HSTS is sent.
     var cookies = CookieJar()
     /// Who offers are counted and capped for: a hash of the id in the `ps_visitor` cookie, when the
-    /// deployment signed it (`VisitorIDs`), else of the id a first visit is given.
+    /// deployment signed it (the pages' visitor ids), else of the id a first visit is given.
     public var visitor: String = ""
     /// The browser sent a visitor id the deployment signed: it is a caller the server can tell apart.
     var hasVisitorCookie = false
-    /// The client address, keyed (`VisitorIDs.addressKey`): counted impressions and clicks are capped per address.
+    /// The client address, keyed (set with the visitor id): counted impressions and clicks are capped per address.
     var visitorAddress = ""
     /// Who sees an offer, for counting it.
     var viewer: OfferViewer { OfferViewer(id: visitor, address: visitorAddress) }
@@ -35,74 +34,6 @@ public struct AppRequestContext: RequestContext {
     /// Pages are small forms; nothing legitimate posts more than this (an import's upload aside,
     /// set by `BodyLimitMiddleware`).
     public var maxUploadSize = BodyLimitMiddleware.maxBytes
-}
-
-/// Resolves the session cookie into a profile before any handler runs, and gives every browser a
-/// signed visitor id for counting and capping partner offers (`VisitorIDs`; no database row behind it).
-struct VisitorMiddleware: RouterMiddleware {
-    static let visitorCookie = CookieJar.visitor
-    let sessions: SessionService
-    let visitors: VisitorIDs
-
-    func handle(
-        _ request: Request, context: AppRequestContext,
-        next: (Request, AppRequestContext) async throws -> Response
-    ) async throws -> Response {
-        var context = context
-        var signedInAs: String?
-        if let token = context.cookies.value(CookieJar.session, in: request) {
-            // A failed lookup must not look like "no session": a save would then start a new
-            // visitor and replace the cookie. It surfaces as the retry page instead.
-            if let identity = try await sessions.identity(forToken: token) {
-                context.profileID = identity.profile
-                context.isAccount = identity.isAccount
-                context.sessionToken = token
-                signedInAs = identity.username
-            }
-        }
-        return try await RequestScope.$signedInAs.withValue(signedInAs) {
-            try await visit(request, context: context, next: next)
-        }
-    }
-
-    private func visit(
-        _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
-    ) async throws -> Response {
-        var context = context
-        let metadata = FetchMetadata(request.headers)
-        let address = context.clientAddress ?? ""
-        context.visitorAddress = address.isEmpty ? "" : try await visitors.addressKey(address)
-        var firstVisit = false
-        var newVisitor: String?
-        if let raw = context.cookies.value(Self.visitorCookie, in: request), let id = try await visitors.verified(raw) {
-            context.visitor = SessionService.hash(id)
-            context.hasVisitorCookie = true
-        } else {
-            // No id this deployment signed (none, an old unsigned one, or a made-up one): a first
-            // visit. Its id is derived from its address, so a client that never keeps cookies stays
-            // one visitor. Only a browser (every current one sends `Sec-Fetch-Site`) counts as a
-            // person seeing offers; a crawler or script without cookies is the uncounted visitor
-            // "": it writes no impression rows and shares one frequency cap (and its id is only
-            // worked out for a cookie, which a public page, such as a shared list, does not set).
-            firstVisit = true
-            if metadata.isBrowser {
-                let token = try await visitors.issue(address: address)
-                newVisitor = token
-                context.visitor = SessionService.hash(String(token.prefix { $0 != "." }))
-            } else {
-                context.visitor = ""
-            }
-        }
-        // A page kept on the phone in the background is seen by nobody now: the uncounted visitor.
-        if metadata.isBackgroundKeep { context.visitor = "" }
-        var response = try await next(request, context)
-        if firstVisit, !response.isPublic {
-            let token: String
-            if let newVisitor { token = newVisitor } else { token = try await visitors.issue(address: address) }
-            response.setCookie(context.cookies.make(Self.visitorCookie, token, maxAge: 365 * 24 * 3600))
-        }
-        return response
-    }
 }
 
 /// Security headers on every answer, and whether the request came over HTTPS (which decides the

@@ -4,7 +4,7 @@ import NIOCore
 /// One gzip stream written piece by piece, at zlib's fastest level (as nginx's default
 /// `gzip_comp_level 1`), into an output buffer that grows as the compressed bytes need.
 ///
-/// A page is compressed from its pieces as they are (`PageParts`) and a body as it is written
+/// A page is compressed from its pieces as they are (the page parts) and a body as it is written
 /// (`CompressionMiddleware`): nothing holds the whole uncompressed answer a second time, and the
 /// output is not allocated at zlib's worst-case bound (the size of the input and more). With 64
 /// requests in flight for the 216 KiB Movies page, those two copies were 34 MB of the server's

@@ -10,7 +10,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
     /// The limit: page forms, the console's image uploads (48 KB) and API JSON all fit.
     static var maxBytes: Int { 64 * 1024 }
     /// An import's upload (an export ZIP or CSV), the one exception; how many are read at once, and
-    /// how fast, is `UploadSlots`' to say.
+    /// how fast, is the import's upload slots' to say.
     static var importMaxBytes: Int { 32 << 20 }
 
     /// The limit for this request: the import upload's, or everyone else's.

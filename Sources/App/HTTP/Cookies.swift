@@ -43,9 +43,9 @@ struct CookieJar: Sendable {
     static let session = SessionService.cookieName
     static let visitor = "ps_visitor"
     static let csrf = "ps_csrf"
-    /// A visitor without a profile's last search (see `SearchController`).
+    /// A visitor without a profile's last search (see the search page).
     static let lastSearch = "ps_last_search"
-    /// A visitor without a profile's recent searches (`VisitorSearches`).
+    /// A visitor without a profile's recent searches (kept in the cookie).
     static let recentSearches = "ps_recent_searches"
     /// What a form just did, said by the page it leads to (`app.js` shows it and clears it).
     static let done = "ps_done"

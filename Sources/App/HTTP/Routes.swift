@@ -123,20 +123,6 @@ enum Route: String, SiteRoute {
     case endOtherSessions = "POST /account/sessions/end-others"
     case deleteAccountForm = "GET /account/delete"
     case deleteAccount = "POST /account/delete"
-
-    /// The tab a page's address belongs to, read from the route it matches (nil: none, or not a page).
-    static func tab(of path: String) -> Chrome.Tab? {
-        let bare = path.prefix { $0 != "?" }
-        guard let route = allCases.first(where: { $0.method == .get && $0.matches(bare) }) else { return nil }
-        return switch route {
-        case .home, .movies, .movie, .movieNote: .movies
-        case .library, .confirmRemoveMovie, .confirmRemoveShow, .diary, .editWatch, .confirmDeleteWatch, .statistics, .lists, .customList,
-            .confirmDeleteList, .imports:
-            .library
-        case .shows, .showFavorites, .show: .shows
-        default: nil
-        }
-    }
 }
 
 /// The advertiser console: every route is registered on the `/admin` group, whose gate refuses
