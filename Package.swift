@@ -30,6 +30,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/multipart-kit.git", from: "4.7.1"),
+        // 6.x, as swift-openapi-generator (4.0.0..<7.0.0) resolves it.
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
     ],
     targets: [
         .executableTarget(
@@ -71,6 +74,8 @@ let package = Package(
                 .product(name: "CompressNIO", package: "compress-nio"),
                 "PSZlib",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
+                .product(name: "Yams", package: "Yams"),
             ],
             resources: [.copy("Resources")]
         ),

@@ -1,8 +1,9 @@
 import Foundation
 import HTTPTypes
 import PopcornAPI
+import Yams
 
-/// The API's paths and their methods, read from `openapi.yaml` itself, so a method the document
+/// The API's paths and their methods, read from `openapi.yaml` itself (with Yams), so a method the document
 /// does not list for a path is a 405 with `Allow` (RFC 9110) rather than a 404, and the table can
 /// never drift from the document.
 struct APIRoutes: Sendable {
@@ -11,62 +12,43 @@ struct APIRoutes: Sendable {
         let path: String
         /// Path segments; nil stands for a `{parameter}`.
         let segments: [String?]
-        let methods: [HTTPRequest.Method]
+        var methods: [HTTPRequest.Method]
         /// The methods whose operation the document tags `admin`.
-        let adminMethods: [HTTPRequest.Method]
+        var adminMethods: [HTTPRequest.Method]
         /// The methods whose operation the document tags `shops`: signed over the body's exact bytes.
         var signedMethods: [HTTPRequest.Method] = []
     }
 
     let routes: [Route]
 
-    static func load() throws -> APIRoutes {
-        guard let url = APISpec.documentURL else { return APIRoutes(document: "") }
-        return APIRoutes(document: try String(contentsOf: url, encoding: .utf8))
+    /// The shipped document's table. It is read once: the document is a resource of the build, the
+    /// same for every application the process builds (the tests build hundreds).
+    static func load() throws -> APIRoutes { try shipped.get() }
+
+    private static let shipped = Result {
+        guard let url = APISpec.documentURL else { return try APIRoutes(document: "") }
+        return try APIRoutes(document: try String(contentsOf: url, encoding: .utf8))
     }
 
-    /// Reads the `paths:` block: a path is a 2-space-indented key, its methods 4-space keys.
-    init(document: String) {
-        var routes: [Route] = []
-        var path: String?
-        var methods: [HTTPRequest.Method] = []
-        var adminMethods: [HTTPRequest.Method] = []
-        var signedMethods: [HTTPRequest.Method] = []
-        func flush() {
-            if let path {
-                routes.append(
-                    Route(path: path, segments: Self.segments(path), methods: methods, adminMethods: adminMethods, signedMethods: signedMethods))
+    /// The operations the document names: a path object's `get`, `put`, `post`, `delete` and `patch`.
+    static let operations = ["GET", "PUT", "POST", "DELETE", "PATCH"]
+
+    /// Reads the `paths` object with Yams, in the document's order: each path, its operations and
+    /// their `tags`.
+    init(document: String) throws {
+        let paths = try Yams.compose(yaml: document)?.mapping?["paths"]?.mapping
+        routes = (paths ?? [:]).compactMap { key, item in
+            guard let path = key.string, path.hasPrefix("/") else { return nil }
+            var route = Route(path: path, segments: Self.segments(path), methods: [], adminMethods: [])
+            for (key, operation) in item.mapping ?? [:] {
+                guard let name = key.string?.uppercased(), Self.operations.contains(name), let method = HTTPRequest.Method(name) else { continue }
+                route.methods.append(method)
+                let tags = operation.mapping?["tags"]?.sequence?.compactMap(\.string) ?? []
+                if tags.contains("admin") { route.adminMethods.append(method) }
+                if tags.contains("shops") { route.signedMethods.append(method) }
             }
+            return route
         }
-        var inPaths = false
-        for line in document.split(separator: "\n", omittingEmptySubsequences: false) {
-            if !line.hasPrefix(" "), !line.isEmpty {
-                if inPaths {
-                    flush()
-                    path = nil
-                }
-                inPaths = line == "paths:"
-                continue
-            }
-            guard inPaths else { continue }
-            if line.hasPrefix("  /"), line.hasSuffix(":") {
-                flush()
-                path = String(line.dropFirst(2).dropLast())
-                methods = []
-                adminMethods = []
-                signedMethods = []
-            } else if line.hasPrefix("    "), !line.hasPrefix("     "), line.hasSuffix(":"),
-                let method = HTTPRequest.Method(line.trimmingCharacters(in: .whitespaces).dropLast().uppercased()),
-                ["GET", "PUT", "POST", "DELETE", "PATCH"].contains(method.rawValue)
-            {
-                methods.append(method)
-            } else if line.hasPrefix("      tags:"), let method = methods.last {
-                if line.contains("admin") { adminMethods.append(method) }
-                if line.contains("shops") { signedMethods.append(method) }
-            }
-        }
-        if inPaths { flush() }
-        self.routes = routes
     }
 
     /// The methods the document lists for a path (HEAD with GET), or nil for a path it does not have.

@@ -1,10 +1,14 @@
 import Foundation
 import Hummingbird
+import MultipartKit
 
-/// `multipart/form-data` bodies (the console's forms, which carry a logo or product image), and
-/// URL-encoded ones read the same way (the CSRF check reads either).
-/// Hummingbird has no parser for these and no listed package provides one; this reads the small,
-/// size-capped bodies the console sends: text fields as UTF-8, files as bytes.
+/// `multipart/form-data` bodies (the console's forms, which carry a logo or product image, and an
+/// import's upload), and URL-encoded ones read the same way (the CSRF check reads either). The body
+/// has already been read within its limit (`FormInput.body`, `UploadSlots.read`); multipart-kit's
+/// `MultipartParser` cuts it into parts. This keeps what the callers rely on: text fields as UTF-8
+/// with CRLF as LF, a file part's name and bytes (an empty one is no file), and a readable 400 for
+/// a body multipart-kit cannot read, one that stops before its closing delimiter, or a part
+/// without a name.
 struct MultipartForm {
     struct File {
         let filename: String
@@ -28,8 +32,6 @@ struct MultipartForm {
     }
     func values(_ name: String) -> [String] { fields[name] ?? [] }
 
-    enum Failure: Error { case notMultipart, malformed }
-
     /// Reads the request body (up to the context's upload limit) as multipart or URL-encoded form data.
     static func read(_ request: Request, _ context: AppRequestContext) async throws -> MultipartForm {
         try parse(try await FormInput.body(request, context), contentType: request.headers[.contentType] ?? "")
@@ -43,7 +45,7 @@ struct MultipartForm {
         guard let boundary = boundary(contentType) else {
             throw HTTPError(.unsupportedMediaType, message: "Send the form as multipart/form-data or application/x-www-form-urlencoded.")
         }
-        guard let form = parse(Data(buffer: buffer), boundary: boundary) else {
+        guard let parts = parts(buffer, boundary: boundary), let form = MultipartForm(parts) else {
             throw HTTPError(.badRequest, message: "The form could not be read. Reload the page and try again.")
         }
         // Its text fields follow the rules every text does (`TextInputMiddleware` checks the other bodies).
@@ -53,16 +55,11 @@ struct MultipartForm {
         return form
     }
 
+    /// The `boundary` parameter of a `multipart/form-data` media type (1 to 70 characters, RFC 2046).
     static func boundary(_ contentType: String) -> String? {
         guard contentType.lowercased().hasPrefix("multipart/form-data") else { return nil }
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            if pair.count == 2, pair[0].lowercased() == "boundary" {
-                let value = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
-                return (1...70).contains(value.count) ? value : nil
-            }
-        }
-        return nil
+        let value = parameter("boundary", in: Substring(contentType))
+        return value.flatMap { (1...70).contains($0.count) ? $0 : nil }
     }
 
     static func urlEncoded(_ text: String) -> MultipartForm {
@@ -77,36 +74,58 @@ struct MultipartForm {
         return form
     }
 
-    static func parse(_ body: Data, boundary: String) -> MultipartForm? {
-        let delimiter = Data("--\(boundary)".utf8)
-        let headerEnd = Data("\r\n\r\n".utf8)
-        var form = MultipartForm()
-        guard var cursor = body.range(of: delimiter)?.upperBound else { return nil }
-        while true {
-            // After a delimiter: "--" ends the body, CRLF starts a part.
-            if body[cursor...].starts(with: Data("--".utf8)) { return form }
-            guard body[cursor...].starts(with: Data("\r\n".utf8)) else { return nil }
-            let partStart = cursor + 2
-            guard let next = body.range(of: Data("\r\n".utf8) + delimiter, in: partStart..<body.endIndex),
-                let headersEnd = body.range(of: headerEnd, in: partStart..<next.lowerBound)
+    private init() {}
+
+    /// The form the parts make, or nil when a part has no `Content-Disposition` name.
+    private init?(_ parts: [MultipartPart]) {
+        for part in parts {
+            guard let disposition = part.headers.first(name: "Content-Disposition"),
+                let name = Self.parameter("name", in: Substring(disposition))
             else { return nil }
-            let headers = String(decoding: body[partStart..<headersEnd.lowerBound], as: UTF8.self)
-            let content = Data(body[headersEnd.upperBound..<next.lowerBound])
-            guard let disposition = headers.split(separator: "\r\n").first(where: { $0.lowercased().hasPrefix("content-disposition:") }),
-                let name = parameter("name", in: disposition)
-            else { return nil }
-            if let filename = parameter("filename", in: disposition) {
-                if !content.isEmpty { form.files[name] = File(filename: filename, data: content) }
+            if let filename = Self.parameter("filename", in: Substring(disposition)) {
+                if part.body.readableBytes > 0 { files[name] = File(filename: filename, data: Data(buffer: part.body)) }
             } else {
-                form.fields[name, default: []].append(String(decoding: content, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n"))
+                fields[name, default: []].append(String(buffer: part.body).replacingOccurrences(of: "\r\n", with: "\n"))
             }
-            cursor = next.upperBound
         }
     }
 
-    /// `name="value"` from a Content-Disposition line.
-    private static func parameter(_ key: String, in line: Substring) -> String? {
-        for piece in line.split(separator: ";").dropFirst() {
+    /// The parts of a multipart body as multipart-kit reads them, or nil when it cannot, or when the
+    /// body stops before its closing delimiter.
+    static func parts(_ body: ByteBuffer, boundary: String) -> [MultipartPart]? {
+        let parser = MultipartParser(boundary: boundary)
+        var parts: [MultipartPart] = []
+        var part = MultipartPart(body: ByteBuffer())
+        var heard = false
+        parser.onHeader = { name, value in
+            part.headers.add(name: name, value: value)
+            heard = true
+        }
+        parser.onBody = { bytes in
+            part.body.writeBuffer(&bytes)
+            heard = true
+        }
+        parser.onPartComplete = {
+            parts.append(part)
+            part = MultipartPart(body: ByteBuffer())
+            heard = true
+        }
+        do {
+            try parser.execute(body)
+            // The parser does not say whether the closing delimiter came. Fed one more, it ignores it
+            // only once the body has ended (its epilogue): anywhere else it fails, or hears a header,
+            // body bytes or the end of a part.
+            heard = false
+            try parser.execute(ByteBuffer(string: "\r\n--\(boundary)--"))
+        } catch {
+            return nil
+        }
+        return heard ? nil : parts
+    }
+
+    /// `key="value"` (or `key=value`) from a header's parameters, after its first `;`.
+    private static func parameter(_ key: String, in header: Substring) -> String? {
+        for piece in header.split(separator: ";").dropFirst() {
             let pair = piece.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
             if pair.count == 2, pair[0].lowercased() == key {
                 return String(pair[1]).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
