@@ -106,7 +106,7 @@ public struct AppServices: Sendable {
             connectivity: Connectivity(
                 http: http, probeURL: URL(string: config.itunesBaseURL)!, offlineMode: config.offline, breaker: itunesBreaker, clock: clock
             ),
-            clock: clock, index: titleIndex, versions: library.versions
+            clock: clock, index: titleIndex
         )
         visitorIDs = VisitorIDs(keys: DeploymentKeys(database: database, clock: clock))
         let offerStore = OfferStore(database: database, clock: clock)
@@ -115,9 +115,9 @@ public struct AppServices: Sendable {
             store: offerStore, tracker: tracker, clock: clock, logger: logger, referringStore: config.referringStore, showsDemo: config.demoOffers)
         offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock, referringStore: config.referringStore)
         shopOrders = ShopOrders(database: database, clock: clock, secrets: offers.secrets, store: config.referringStore)
-        diary = DiaryService(database: database, clock: clock, versions: library.versions)
-        customLists = CustomListService(database: database, clock: clock, versions: library.versions)
-        statistics = StatisticsService(database: database, clock: clock, versions: library.versions)
+        diary = DiaryService(database: database, clock: clock)
+        customLists = CustomListService(database: database, clock: clock)
+        statistics = StatisticsService(database: database, clock: clock)
         exports = ExportService(database: database, clock: clock)
         let kept = KeptFilms(store: store, clock: clock)
         titles = TitleLookup(catalog: catalog, shows: shows, library: library, kept: kept, index: titleIndex)
@@ -128,7 +128,7 @@ public struct AppServices: Sendable {
         imports = ImportService(
             store: importStore, matcher: TitleMatcher(search: search, shows: shows, omdb: omdb, kept: kept, database: database, clock: clock),
             landing: ImportLanding(library: library, diary: diary, lists: customLists, store: importStore), titles: titles,
-            restore: BackupRestore(database: database, versions: library.versions, history: SearchHistoryStore(database: database)),
+            restore: BackupRestore(database: database, history: SearchHistoryStore(database: database)),
             uploads: UploadThrottle(database: database, clock: clock), logger: logger)
         sessions = SessionService(
             database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400, newVisitorsPerHour: config.newVisitorsPerHour

@@ -88,43 +88,28 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer)).add(middleware: idempotency)
         .add(middleware: FairShareMiddleware())
     let actions = LibraryActions(services)
-    // A film's or show's page is ~17 KiB: some 240 of them.
-    let titlePages = TitlePages(
-        pages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock), versions: services.library.versions,
-        offers: services.offers, renderer: renderer)
+    let caches = Caches(metrics: services.metrics)
+    let titlePages = TitlePages(sharedPages: caches.sharedPages, offers: services.offers, renderer: renderer)
     MoviesController(
         catalog: services.catalog, library: services.library, actions: actions, offers: services.offers, titles: services.titles,
-        clock: services.clock, renderer: renderer, sharedPages: RenderedPageCache(),
-        personalPages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock), titlePages: titlePages
+        clock: services.clock, renderer: renderer, sharedPages: caches.sharedPages, titlePages: titlePages
     ).register(on: pages)
     LibraryController(
-        library: services.library, sessions: services.sessions, actions: actions, offers: services.offers, renderer: renderer,
-        pages: PersonalPageCache(maxBytes: 6 * 1024 * 1024, clock: services.clock)
+        library: services.library, sessions: services.sessions, actions: actions, offers: services.offers, renderer: renderer
     ).register(on: pages)
-    DiaryController(
-        diary: services.diary, sessions: services.sessions, actions: actions, renderer: renderer,
-        pages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock)
-    ).register(on: pages)
-    // The diary's, statistics' and shared lists' pages are small (20–50 KiB): smaller budgets than My Lists'.
-    StatsController(
-        statistics: actions.statistics, versions: services.library.versions, renderer: renderer,
-        pages: PersonalPageCache(maxBytes: 2 * 1024 * 1024, clock: services.clock)
-    ).register(on: pages)
-    ListsController(
-        lists: services.customLists, sessions: services.sessions, actions: actions, renderer: renderer,
-        sharedPages: PersonalPageCache(maxBytes: 4 * 1024 * 1024, clock: services.clock)
-    ).register(on: pages)
+    DiaryController(diary: services.diary, sessions: services.sessions, actions: actions, renderer: renderer).register(on: pages)
+    StatsController(statistics: actions.statistics, renderer: renderer).register(on: pages)
+    ListsController(lists: services.customLists, sessions: services.sessions, actions: actions, renderer: renderer).register(on: pages)
     ExportController(exports: services.exports).register(on: pages)
     ImportController(imports: services.imports, sessions: services.sessions, clock: services.clock, renderer: renderer).register(on: pages)
     PosterController(posters: services.posters).register(on: pages)
     ShowsController(
         shows: services.shows, library: services.library, sessions: services.sessions, offers: services.offers,
-        titles: services.titles, actions: actions, renderer: renderer, titlePages: titlePages,
-        listPages: PersonalPageCache(maxBytes: 2 * 1024 * 1024, clock: services.clock)
+        titles: services.titles, actions: actions, renderer: renderer, titlePages: titlePages, sharedPages: caches.sharedPages
     ).register(on: pages)
     SearchController(
         search: services.search, library: services.library, clock: services.clock, offers: services.offers,
-        logger: services.logger, renderer: renderer, pages: PersonalPageCache(maxBytes: 2 * 1024 * 1024, clock: services.clock)
+        logger: services.logger, renderer: renderer
     ).register(on: pages)
     OffersController(offers: services.offers, catalog: services.catalog, shows: services.shows, renderer: renderer).register(on: pages)
     try OfflineController(

@@ -30,7 +30,6 @@ struct APIController: APIProtocol {
         let fairShare = FairShareMiddleware(tokenAccount: { APIScope.session?.existing })
         let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false))
             .add(middleware: idempotency).add(middleware: fairShare)
-            .add(middleware: KeptLibraryAnswersMiddleware(kept: KeptLibraryAnswers(clock: clock), versions: library.versions))
         let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true))
             .add(middleware: idempotency).add(middleware: fairShare)
         members.on(APIRoute.document) { _, _ in

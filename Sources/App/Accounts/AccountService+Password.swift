@@ -85,7 +85,6 @@ extension AccountService {
             try await ProfileModel.query(on: db).filter(\.$id == account).delete()
         }
         tokens.forget(profile: account)
-        library.versions.bump(account)
     }
 
     /// A signed-in account's own password, asked again: counted like a sign-in attempt (kept as a

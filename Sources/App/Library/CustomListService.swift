@@ -4,17 +4,13 @@ import SQLKit
 
 /// Custom lists. Every read and write names the person (`profile_id`), so another person's list
 /// id finds nothing; the one read without a person is a shared list, by its link's token.
-/// Writes bump the person's `LibraryVersions`, which the cached pages (theirs and the shared
-/// page) are checked against.
 public final class CustomListService: Sendable {
     let database: AppDatabase
     let clock: any AppClock
-    let versions: LibraryVersions
 
-    init(database: AppDatabase, clock: any AppClock, versions: LibraryVersions) {
+    init(database: AppDatabase, clock: any AppClock) {
         self.database = database
         self.clock = clock
-        self.versions = versions
     }
 
     /// The person's lists, by name.
@@ -35,15 +31,6 @@ public final class CustomListService: Sendable {
     public func page(profile: UUID?, id: UUID, page: Int) async throws -> CustomListPage? {
         guard let list = try await list(profile: profile, id: id) else { return nil }
         return try await items(of: list, page: page)
-    }
-
-    /// Whose list a share link leads to (its pages are cached against that person's version); nil
-    /// for a token that is not live.
-    public func sharedOwner(token: String) async throws -> UUID? {
-        guard RandomToken.isWellFormed(token) else { return nil }
-        struct Row: Decodable { var profile_id: UUID }
-        return try await database.sql.select().column("profile_id").from("custom_lists").where("share_token", .equal, SQLBind(token))
-            .first(decoding: Row.self)?.profile_id
     }
 
     /// One page of a shared list; nil for a token that is not live.
@@ -162,7 +149,6 @@ public final class CustomListService: Sendable {
 
     /// One transaction per person (see `AppDatabase.write`), its failures as `CustomListError`.
     func write<T: Sendable>(_ profile: UUID, _ body: @escaping @Sendable (any SQLDatabase) async throws -> T) async throws(CustomListError) -> T {
-        defer { versions.bump(profile) }
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in try await body(db as! any SQLDatabase) }
         } catch let error as CustomListError {

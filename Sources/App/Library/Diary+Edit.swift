@@ -16,7 +16,6 @@ extension DiaryService {
         let day = try Self.validatedDay(day, now: clock.now())
         let rating = try LibraryService.validatedRating(rating)
         let note = try LibraryService.validatedNote(note)
-        defer { versions.bump(profile) }
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase

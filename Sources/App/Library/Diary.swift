@@ -36,12 +36,10 @@ public struct DiaryPage: Sendable {
 public final class DiaryService: Sendable {
     let database: AppDatabase
     let clock: any AppClock
-    let versions: LibraryVersions
 
-    init(database: AppDatabase, clock: any AppClock, versions: LibraryVersions) {
+    init(database: AppDatabase, clock: any AppClock) {
         self.database = database
         self.clock = clock
-        self.versions = versions
     }
 
     /// Today on the calendar of the people furthest ahead (UTC+14): no one's today is later, so a
@@ -70,7 +68,6 @@ public final class DiaryService: Sendable {
             day: try Self.validatedDay(day, now: clock.now()), rating: try LibraryService.validatedRating(rating),
             note: try LibraryService.validatedNote(note), isRewatch: false, genre: title.genre, runtimeMinutes: title.runtimeMinutes)
         let now = clock.now()
-        defer { versions.bump(profile) }
         do {
             let logged = watch
             watch.isRewatch = try await database.write(serializedBy: profile.uuidString) { db in
@@ -106,7 +103,6 @@ public final class DiaryService: Sendable {
 
     /// Deletes one of the person's own watches; false when there is no such watch of theirs.
     public func delete(profile: UUID, id: UUID) async throws(LibraryError) -> Bool {
-        defer { versions.bump(profile) }
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase

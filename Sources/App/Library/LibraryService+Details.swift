@@ -26,7 +26,6 @@ extension LibraryService {
             ).run()
             return try rows.map { try $0.decode(column: "profile_id", as: UUID.self) }
         }
-        for profile in Set(profiles) { versions.bump(profile) }
     }
 
     /// The catalogue answered that it has no such title: every row still waiting for it says so.
@@ -40,6 +39,5 @@ extension LibraryService {
                 """
             ).all().map { try $0.decode(column: "profile_id", as: UUID.self) }
         }
-        for profile in Set(profiles) { versions.bump(profile, watches: false) }
     }
 }

@@ -7,12 +7,10 @@ public final class LibraryService: Sendable {
     public static let noteLimit = 2000
     let database: AppDatabase
     let clock: any AppClock
-    public let versions: LibraryVersions
 
     public init(database: AppDatabase, clock: any AppClock) {
         self.database = database
         self.clock = clock
-        versions = LibraryVersions(feed: database.changes)
     }
 
     /// Checks a note before anything is written; returns the normalised text (nil = no note).
@@ -88,7 +86,6 @@ public final class LibraryService: Sendable {
         let now = clock.now()
         let madeAt = min(change.madeAt ?? now, now)
         // Only marking Watched can log a watch here.
-        defer { versions.bump(profile, watches: logsWatch && change.watched == true) }
         do {
             return try await database.write(serializedBy: "\(title.kind.rawValue)|\(title.itemID)", within: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase
@@ -141,7 +138,6 @@ public final class LibraryService: Sendable {
     /// Removes a title from every list. Returns false when it was not saved.
     @discardableResult
     public func remove(profile: UUID, movieID: Int, kind: MediaKind = .movie, madeAt: Date? = nil) async throws(LibraryError) -> Bool {
-        defer { versions.bump(profile) }
         let explicit = madeAt != nil
         let madeAt = min(madeAt ?? clock.now(), clock.now())
         do {

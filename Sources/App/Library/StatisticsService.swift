@@ -1,6 +1,5 @@
 import Foundation
 import SQLKit
-import Synchronization
 
 /// Reads `WatchStatistics` with four queries run at once. Months, years, minutes and genres come
 /// from the tallies the database keeps of each person's watches (migration 026: per month and
@@ -8,23 +7,15 @@ import Synchronization
 /// watches by title (migration 020's index). The fourth is the ratings of the person's saved
 /// titles. Measured on 12,000 watches in `scripts/bench`: the two passes over every watch this
 /// replaces took 4–5 ms each, again after every watch logged.
-///
-/// What comes from the watches is kept per person and period while their diary's version
-/// (`LibraryVersions.watches`) is unchanged, so a rating changed reads only the ratings again.
 public final class StatisticsService: Sendable {
     typealias Period = WatchStatistics.Period
     public static let topCount = 10
-    /// Periods kept at most (emptied when full: a copy of what the database holds, never more).
-    static let keptLimit = 2000
     let database: AppDatabase
     let clock: any AppClock
-    let versions: LibraryVersions
-    private let kept = Mutex<[String: (version: UInt64, watched: Watched)]>([:])
 
-    init(database: AppDatabase, clock: any AppClock, versions: LibraryVersions) {
+    init(database: AppDatabase, clock: any AppClock) {
         self.database = database
         self.clock = clock
-        self.versions = versions
     }
 
     /// The figures read from the watches of a period.
@@ -72,12 +63,8 @@ public final class StatisticsService: Sendable {
         ).first(decodingColumn: "n", as: Int.self) ?? 0
     }
 
-    /// The watches' figures of a period: kept while the person's diary is unchanged (the version
-    /// is read before the database, so figures read across a change are kept under the old one).
+    /// The watches' figures of a period.
     private func watched(_ profile: UUID, year: Int?, _ range: (String, String)) async throws -> Watched {
-        let key = "\(profile)|\(year.map(String.init) ?? "all")"
-        let version = versions.watches(profile)
-        if let known = kept.withLock({ $0[key] }), known.version == version { return known.watched }
         async let days = self.days(profile, range)
         async let titles = self.titles(profile, range, allTime: year == nil)
         async let genres = self.genres(profile, range)
@@ -85,14 +72,9 @@ public final class StatisticsService: Sendable {
         let (byMonth, byYear, minutes) = try await days
         let years = byYear.values.sorted { $0.key < $1.key }
         let (titleCount, firsts, top) = try await titles
-        let watched = Watched(
+        return Watched(
             months: byMonth, years: years, minutes: minutes, titles: titleCount, firsts: firsts, rewatched: try await rewatched(profile, top),
             genres: try await genres, reviewYears: try await reviewYears ?? years.reversed().compactMap { Int($0.key) })
-        kept.withLock { table in
-            if table.count >= Self.keptLimit { table.removeAll(keepingCapacity: true) }
-            table[key] = (version, watched)
-        }
-        return watched
     }
 
     /// `2026-01` … `2026-12` for a year; the twelve months up to this one otherwise.

@@ -18,8 +18,6 @@ public final class ChangeFeed: Sendable {
         /// An API token revoked (its hash), or all of an account's.
         case token(String)
         case tokens(profile: UUID)
-        /// A profile's lists changed (`watches`: its watches may have too).
-        case library(profile: UUID, watches: Bool)
         /// The offers or shops changed.
         case offers
         /// The feed was down for a while (the listener reconnected): anything may have changed.
@@ -83,7 +81,6 @@ public final class ChangeFeed: Sendable {
         case .sessions(let profile, let kept): "sessions \(profile.uuidString) \(kept ?? "-")"
         case .token(let hash): "token \(hash)"
         case .tokens(let profile): "tokens \(profile.uuidString)"
-        case .library(let profile, let watches): "library \(profile.uuidString) \(watches ? 1 : 0)"
         case .offers: "offers"
         case .everything: nil
         }
@@ -96,7 +93,6 @@ public final class ChangeFeed: Sendable {
         case ("sessions", 3): return UUID(uuidString: words[1]).map { .sessions(profile: $0, kept: words[2] == "-" ? nil : words[2]) }
         case ("token", 2): return .token(words[1])
         case ("tokens", 2): return UUID(uuidString: words[1]).map { .tokens(profile: $0) }
-        case ("library", 3): return UUID(uuidString: words[1]).map { .library(profile: $0, watches: words[2] == "1") }
         case ("offers", 1): return .offers
         default: return nil
         }

@@ -13,7 +13,6 @@ extension SearchService {
             return recent
         }
         try await history.record(profile: profile, query: query, at: now)
-        versions.bump(profile, watches: false)
         return try await history.recent(profile: profile)
     }
 
@@ -25,7 +24,6 @@ extension SearchService {
     /// Removes one of the person's recent searches; false when it is not theirs or not there.
     public func removeFromHistory(_ id: UUID, profile: UUID?) async throws -> Bool {
         let removed = try await history.remove(profile: profile, id: id)
-        if removed, let profile { versions.bump(profile, watches: false) }
         return removed
     }
 }

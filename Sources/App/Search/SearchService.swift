@@ -56,13 +56,12 @@ public final class SearchService: Sendable {
     let index: TitleIndex
     /// Moved by every write of a person's last search or recent searches, as by a change to their
     /// lists: a search page kept for a person is reused only while nothing of theirs changed.
-    let versions: LibraryVersions
 
     init(
         upstream: CachedUpstream, catalog: MovieCatalog, baseURL: String, country: String, offline: OfflineCatalog, shows: ShowCatalog,
         omdb: OMDbClient,
         lastSearches: LastSearchStore, history: SearchHistoryStore, connectivity: Connectivity, clock: any AppClock,
-        index: TitleIndex, versions: LibraryVersions
+        index: TitleIndex
     ) {
         self.upstream = upstream
         self.catalog = catalog
@@ -76,7 +75,6 @@ public final class SearchService: Sendable {
         self.connectivity = connectivity
         self.clock = clock
         self.index = index
-        self.versions = versions
     }
 
     func url(_ query: SearchQuery) -> URL {
@@ -175,7 +173,6 @@ public final class SearchService: Sendable {
             return
         }
         try await lastSearches.remember(profile: profile, search)
-        versions.bump(profile, watches: false)
     }
 
     /// A last search kept outside the database (a visitor without a profile keeps the query and its

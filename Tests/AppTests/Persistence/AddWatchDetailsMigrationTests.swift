@@ -46,7 +46,7 @@ struct AddWatchDetailsMigrationTests {
             let rows = try await database.sql.select().columns("item_id", "genre", "runtime_minutes").from("watches").orderBy("watched_on")
                 .all(decoding: Row.self)
             #expect(rows.map(\.genre) == ["Drama", "Drama", nil] && rows.map(\.runtime_minutes) == [124, 124, nil])
-            let diary = try await DiaryService(database: database, clock: ManualClock(), versions: LibraryVersions()).page(profile: profile, page: 1)
+            let diary = try await DiaryService(database: database, clock: ManualClock()).page(profile: profile, page: 1)
             #expect(diary.total == 3 && diary.watches.first?.day == "2024-02-03")
         }
     }

@@ -30,7 +30,7 @@ struct CreateWatchesMigrationTests {
             }
             try await database.write { db in try await CreateWatches().prepare(on: db) }
             let clock = ManualClock()
-            let diary = DiaryService(database: database, clock: clock, versions: LibraryVersions())
+            let diary = DiaryService(database: database, clock: clock)
             let page = try await diary.page(profile: profile, page: 1)
             // The watches themselves: the page's total comes from the tallies of migration 026,
             // which this test leaves out (reverting 016 drops the table and its triggers with it).

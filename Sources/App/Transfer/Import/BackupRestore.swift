@@ -10,7 +10,6 @@ struct BackupRestore: Sendable {
     static let batch = 200
 
     let database: AppDatabase
-    let versions: LibraryVersions
     let history: SearchHistoryStore
 
     struct Counts: Equatable {
@@ -24,7 +23,6 @@ struct BackupRestore: Sendable {
             throw ImportRefused(
                 message: "This backup was made by a newer PopcornSwirl (format \(backup.version)); this one reads format \(Backup.currentVersion).")
         }
-        defer { versions.bump(profile) }
         var counts = Counts()
         for start in stride(from: 0, to: backup.titles.count, by: Self.batch) {
             let titles = Array(backup.titles[start..<min(backup.titles.count, start + Self.batch)])

@@ -9,8 +9,6 @@ struct DiaryController {
     let sessions: SessionService
     let actions: LibraryActions
     let renderer: PageRenderer
-    /// Rendered diary pages per person, page and version (bumped by every change to their lists or diary).
-    let pages: PersonalPageCache
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.diary) { request, context in try await page(request, context) }
@@ -30,12 +28,7 @@ struct DiaryController {
         guard let profile = context.profileID else {
             return try renderer.response(DiaryPageView(DiaryPage(watches: [], total: 0, page: number)))
         }
-        // Watches, and whether each title is still in the lists (the delete dialog says so): any change.
-        let version = diary.versions.current(profile)
-        let page = try await pages.page("\(profile)|\(Route.diaryPage(number))", version: version, listing: "diary") {
-            [diary, renderer] in try renderer.html(DiaryPageView(try await diary.page(profile: profile, page: number)))
-        }
-        return page.parts.response()
+        return try renderer.response(DiaryPageView(try await diary.page(profile: profile, page: number)))
     }
 
     struct LogForm: Decodable {

@@ -10,7 +10,6 @@ struct LibraryController {
     let actions: LibraryActions
     let offers: OfferService
     let renderer: PageRenderer
-    let pages: PersonalPageCache
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.library) { request, context in try await listPage(request, context) }
@@ -43,28 +42,14 @@ struct LibraryController {
             let empty = LibraryPage(items: [], total: 0, page: page)
             return try renderer.response(MyListsPage(list: list, filter: filter, genres: [], page: empty, renderer: renderer))
         }
-        let viewer = context.viewer
-        // Read before the query: a write that lands meanwhile bumps it, so the page is not reused.
-        let version = library.versions.current(profile)
-        let key = "\(profile)|\(Route.libraryList(list, page: page, filter: filter))"
-        // Concurrent requests for the same page and version share one query and one render.
-        let fresh = try await pages.page(key, version: version) { [library, renderer] in
-            async let genreChoices = library.genres(profile: profile)
-            let result = try await library.list(profile: profile, list: list, page: page, filter: filter)
-            let html = try renderer.html(MyListsPage(list: list, filter: filter, genres: try await genreChoices, page: result, renderer: renderer))
-            // Keyed by the page and the titles on it (what the ranking reads): its sponsored cards
-            // are ranked once, not per request, and not again after a change that keeps the
-            // same titles (a rating, a note, a flag).
-            var titles = Hasher()
-            for item in result.items {
-                titles.combine(item.kind.rawValue)
-                titles.combine(item.itemID)
-                titles.combine(item.title)
-                titles.combine(item.genre)
-            }
-            return (html, ListingContext(items: result.items, kind: filter.kind, key: "my-lists|\(key)|\(titles.finalize())", name: "my-lists"))
-        }
-        return await renderer.listingResponse(fresh.parts, listing: fresh.listing, offers: offers, viewer: viewer)
+        async let genreChoices = library.genres(profile: profile)
+        let result = try await library.list(profile: profile, list: list, page: page, filter: filter)
+        let html = try renderer.html(MyListsPage(list: list, filter: filter, genres: try await genreChoices, page: result, renderer: renderer))
+        // Keyed by the page and the titles on it (what the ranking reads): its sponsored cards are
+        // ranked once, not per request.
+        let key = "my-lists|\(profile)|\(Route.libraryList(list, page: page, filter: filter))|\(ListingContext.identity(of: result.items))"
+        let listing = ListingContext(items: result.items, kind: filter.kind, key: key, name: "my-lists")
+        return await renderer.listingResponse(PageParts(html), listing: listing, offers: offers, viewer: context.viewer)
     }
 
     struct ChangeForm: Decodable {

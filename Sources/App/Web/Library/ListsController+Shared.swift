@@ -6,51 +6,28 @@ import Hummingbird
 /// its titles only (no owner, no other list, no CSRF token: it has no forms of its own), asks
 /// search engines to stay out (`noindex` in the page and `X-Robots-Tag`), and may be kept by any
 /// cache (`public`) but is revalidated on every use (`no-cache` with an `ETag`), so a revoked
-/// link stops working at once while an unchanged page costs a 304. Rendered pages are reused
-/// while the owner's version holds.
+/// link stops working at once while an unchanged page costs a 304.
 extension ListsController {
     func shared(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         guard let token = context.parameters.get("id") else { throw Self.sharedNotFound }
         let number: Int
         do { number = try FormInput.pageNumber(request) } catch { throw HTTPError(.badRequest, message: error.message) }
-        let key = "\(token)|\(number)"
-        let page: PersonalPageCache.Page
-        if let cached = sharedPages.get(key, versions: lists.versions) {
-            page = cached
-        } else {
-            let rendered = await sharedPages.rendering.run(key) { [lists, renderer, sharedPages] in
-                do {
-                    guard let owner = try await lists.sharedOwner(token: token) else { return .failure(Self.sharedNotFound) }
-                    // Read before the page's query: a write that lands meanwhile bumps it, so the page is not reused.
-                    let version = lists.versions.current(owner)
-                    guard let list = try await lists.sharedPage(token: token, page: number) else { return .failure(Self.sharedNotFound) }
-                    let html = try renderer.html(SharedListPageView(list, token: token))
-                    return .success(
-                        sharedPages.put(
-                            key, version: version, html: html, listing: ListingContext(items: [], kind: nil, key: nil, name: "shared-list"),
-                            owner: owner, etag: true))
-                } catch {
-                    return .failure(error)
-                }
-            }
-            page = try rendered.get()
-        }
+        guard let list = try await lists.sharedPage(token: token, page: number) else { throw Self.sharedNotFound }
+        let html = try renderer.html(SharedListPageView(list, token: token))
+        let parts = PageParts(html)
+        let etag = "\"" + Hex.string(TextDigest.sha256(html).prefix(16)) + "\""
         var headers = HTTPFields(Self.sharedFields)
-        if let etag = page.etag {
-            // The validator of the bytes this request gets: a 304 names the answer it stands for.
-            let compressed = page.parts.answersCompressed
-            let served = compressed ? CompressionMiddleware.gzipValidator(etag) : etag
-            if compressed { CompressionMiddleware.addVary(&headers) }
-            if request.headers.value(.ifNoneMatch)?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == served })
-                == true
-            {
-                headers[.eTag] = served
-                return Response(status: .notModified, headers: headers)
-            }
-            headers[.eTag] = etag
+        // The validator of the bytes this request gets: a 304 names the answer it stands for.
+        let compressed = parts.answersCompressed
+        let served = compressed ? CompressionMiddleware.gzipValidator(etag) : etag
+        if compressed { CompressionMiddleware.addVary(&headers) }
+        if request.headers.value(.ifNoneMatch)?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == served }) == true {
+            headers[.eTag] = served
+            return Response(status: .notModified, headers: headers)
         }
-        // No token in its (layout's) forms: its compressed answer is the same for everyone, kept with the page.
-        return page.parts.response(csrf: "", headers: headers)
+        headers[.eTag] = etag
+        // No token in its (layout's) forms.
+        return parts.response(csrf: "", headers: headers)
     }
 
     static let sharedNotFound = HTTPError(.notFound, message: CustomListError.sharedNotFoundMessage)

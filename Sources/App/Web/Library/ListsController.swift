@@ -10,8 +10,6 @@ struct ListsController {
     let sessions: SessionService
     let actions: LibraryActions
     let renderer: PageRenderer
-    /// Shared lists' rendered pages, by link and page, reused while their owner's version holds.
-    let sharedPages: PersonalPageCache
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.lists) { _, context in try await index(context) }

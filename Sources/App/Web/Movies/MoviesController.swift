@@ -10,9 +10,7 @@ struct MoviesController {
     let titles: TitleLookup
     let clock: any AppClock
     let renderer: PageRenderer
-    let sharedPages: RenderedPageCache
-    /// A person's Movies pages, while their `LibraryVersions` counter is unchanged.
-    let personalPages: PersonalPageCache
+    let sharedPages: DeclaredCache<SharedPageKey, SharedPage>
     /// Film pages (shared with the TV pages' shows).
     let titlePages: TitlePages
 
@@ -46,29 +44,22 @@ struct MoviesController {
         let list = await catalog.movies(year: year)
         let returnTo = yearParameter == nil ? Route.home.path : Route.moviesOf(year: year)
         // Anonymous visitors all see the same bytes: render once per catalogue answer.
-        let key = "\(returnTo)|\(list.source.identity)"
+        let key = SharedPageKey(page: returnTo, source: list.source.identity)
         // The page with `states` on its cards, and the listing its sponsored cards are chosen for.
         let shown = year
         @Sendable func render(_ states: [Int: LibraryItem]) throws -> (html: String, listing: ListingContext) {
             let cards = list.movies.map { renderer.card(MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo)) }
             let html = try renderer.html(
                 MoviesPage(year: shown, currentYear: currentYear, cards: cards, source: list.source, notFetchedYet: list.notFetchedYet))
-            return (html, ListingContext(movies: list.movies, kind: .movie, key: key, name: "movies-\(shown)"))
+            return (html, ListingContext(movies: list.movies, kind: .movie, key: "\(returnTo)|\(list.source.identity)", name: "movies-\(shown)"))
         }
         guard let profile = context.profileID else {
-            let page =
-                try sharedPages.get(key)
-                ?? {
-                    let made = try render([:])
-                    return sharedPages.put(key, made.html, listing: made.listing)
-                }()
+            let page = try sharedPages.page(key) { try render([:]) }
             return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, viewer: context.viewer)
         }
-        // The person's page: their state on each card, kept while their lists and the catalogue's answer stay as they were.
-        let page = try await personalPages.page("\(profile)|\(key)", version: library.versions.current(profile)) { [library] in
-            try render(try await library.states(profile: profile, movieIDs: list.movies.map(\.id)))
-        }
-        return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, viewer: context.viewer)
+        // The person's page: their state on each card (cards are kept by what they show, `CardFragments`).
+        let made = try render(try await library.states(profile: profile, movieIDs: list.movies.map(\.id)))
+        return await renderer.listingResponse(PageParts(made.html), listing: made.listing, offers: offers, viewer: context.viewer)
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -77,7 +68,7 @@ struct MoviesController {
         switch await titles.movie(id, profile: profile) {
         case .found(let movie, let source):
             return try await titlePages.response(
-                "movie|\(id)|\(source.identity)", profile: profile, offers: OfferContext(movie: movie), viewer: context.viewer
+                "movie|\(id)", source: source.identity, profile: profile, offers: OfferContext(movie: movie), viewer: context.viewer
             ) { [library, actions, renderer, clock] in
                 async let saved = library.item(profile: profile, movieID: id)
                 let personal = try await actions.personalState(.movie, id, profile: profile)

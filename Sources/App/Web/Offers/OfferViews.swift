@@ -129,6 +129,19 @@ extension ListingContext {
         self.init(titles: items.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: kind, key: key, name: name)
     }
 
+    /// What a ranking of a person's page reads of its titles, for its key: the same titles rank
+    /// alike, and a change that keeps them (a rating, a note, a flag) ranks nothing again.
+    static func identity(of items: [LibraryItem]) -> Int {
+        var titles = Hasher()
+        for item in items {
+            titles.combine(item.kind.rawValue)
+            titles.combine(item.itemID)
+            titles.combine(item.title)
+            titles.combine(item.genre)
+        }
+        return titles.finalize()
+    }
+
     /// `name`: the listing as shops are told it (`ps_listing`).
     init(movies: [Movie] = [], shows: [Show] = [], kind: MediaKind?, key: String?, name: String) {
         let titles = movies.map { ($0.title, $0.genre.map { [$0] } ?? []) } + shows.map { ($0.name, $0.genres) }

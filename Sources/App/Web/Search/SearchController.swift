@@ -11,8 +11,6 @@ struct SearchController {
     let offers: OfferService
     let logger: Logger
     let renderer: PageRenderer
-    /// Search pages per person (or for every visitor without a profile) and answer.
-    let pages: PersonalPageCache
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.search) { request, context in try await page(request, context) }
@@ -64,73 +62,41 @@ struct SearchController {
                 visitorHistory = recent
             }
         }
-        // The page of this answer for this person, while nothing of theirs changed: their lists, last
-        // search and recent searches all move `versions` (read before anything is read or written, so
-        // a write landing meanwhile is never hidden behind an older page). A kept page also stands for
-        // its writes: the same search again within the hour writes nothing.
-        let profile = context.profileID
-        let (owner, version) = library.versions.owner(profile)
-        let key = "\(owner)|\(visitorHistory.map(VisitorSearches.identity) ?? "")|\(remember)|\(done ?? "")|\(Self.identity(result))"
-        let parts: PageParts
-        let listing: ListingContext
-        if let kept = pages.get(key, version: version) {
-            (parts, listing) = (kept.parts, kept.listing)
-        } else {
-            let made = try await render(result, of: query, context, done: done, remember: remember, visitorHistory: visitorHistory)
-            if made.complete {
-                let kept = pages.put(key, version: version, html: made.html, listing: made.listing)
-                (parts, listing) = (kept.parts, kept.listing)
-            } else {
-                (parts, listing) = (PageParts(made.html), made.listing)
-            }
-        }
-        var response = await renderer.listingResponse(parts, listing: listing, offers: offers, viewer: context.viewer)
+        // The person's writes (their last and recent searches) come first; the page then shows them.
+        let (history, messages) = await record(result, of: query, context, remember: remember, visitorHistory: visitorHistory)
+        let made = try await render(result, of: query, context, done: done, messages: messages, history: history)
+        var response = await renderer.listingResponse(PageParts(made.html), listing: made.listing, offers: offers, viewer: context.viewer)
         for cookie in cookies { response.setCookie(cookie) }
         return response
     }
 
-    /// What a search page is drawn from besides the person: the query as answered and where each
-    /// part of the answer came from (each source's identity names the cached answer it was read from).
-    static func identity(_ result: SearchResult) -> String {
-        let omdb =
-            switch result.omdb {
-            case .found(_, let source): "found:\(source.identity)"
-            case .notFound: "none"
-            case .limitReached: "limit"
-            case .failed: "failed"
-            case .disabled: "off"
-            case nil: "-"
-            }
-        return "\(result.source.identity)|\(result.showSource.identity)|\(omdb)|\(result.query)"
-    }
-
-    /// The page: the search kept as the person's last and recent one (when it is theirs to keep),
-    /// their state on each title. `complete`: nothing failed on the way, so the page may be kept.
-    private func render(
-        _ result: SearchResult, of query: SearchQuery, _ context: AppRequestContext, done: String?, remember: Bool,
-        visitorHistory: [SearchHistoryEntry]?
-    ) async throws -> (html: String, listing: ListingContext, complete: Bool) {
-        let returnTo = Route.searchFor(result.query)
+    /// The search kept as the person's last and recent one (when it is theirs to keep); the recent
+    /// searches to show, and what could not be kept. A failed write loses only that: the search
+    /// itself was answered.
+    private func record(
+        _ result: SearchResult, of query: SearchQuery, _ context: AppRequestContext, remember: Bool, visitorHistory: [SearchHistoryEntry]?
+    ) async -> (history: [SearchHistoryEntry], messages: [SearchMessage]) {
+        if let visitorHistory { return (visitorHistory, []) }
+        guard remember, let profile = context.profileID else { return (await recent(context), []) }
         var messages: [SearchMessage] = []
-        var complete = true
-        if result.isRememberable, remember, let profile = context.profileID {
+        if result.isRememberable {
             do {
                 try await search.remember(result, profile: profile)
             } catch {
                 logger.error("remembering the search failed", metadata: ["error": "\(error)"])
                 messages.append(SearchMessage(.error, "This search could not be saved as your last search; the previous one is kept."))
-                complete = false
             }
         }
-        let history: [SearchHistoryEntry]
-        if let visitorHistory {
-            history = visitorHistory
-        } else if remember, let profile = context.profileID {
-            let recorded = await record(query, profile: profile, context)
-            (history, complete) = (recorded.entries, complete && recorded.recorded)
-        } else {
-            history = await recent(context)
-        }
+        return (await record(query, profile: profile, context).entries, messages)
+    }
+
+    /// The page: the person's state on each title, `messages` first.
+    private func render(
+        _ result: SearchResult, of query: SearchQuery, _ context: AppRequestContext, done: String?, messages: [SearchMessage],
+        history: [SearchHistoryEntry]
+    ) async throws -> (html: String, listing: ListingContext) {
+        let returnTo = Route.searchFor(result.query)
+        var messages = messages
         if let message = Self.omdbMessage(result.omdb) { messages.append(message) }
         if result.movies.isEmpty { messages.append(Self.noFilmsMessage(result)) }
         let profile = context.profileID
@@ -148,7 +114,7 @@ struct SearchController {
         let listing = ListingContext(
             movies: result.movies, shows: result.shows, kind: nil,
             key: "search|\(result.query)|\(result.source.identity)|\(result.showSource.identity)", name: "search")
-        return (try renderer.html(page), listing, complete)
+        return (try renderer.html(page), listing)
     }
 
     /// `<unix seconds> <query>`, percent-encoded: a visitor's last search without a database row.

@@ -48,9 +48,4 @@ enum VisitorSearches {
                 digest[11], digest[12], digest[13], digest[14], digest[15]
             ))
     }
-
-    /// What the kept search page of a visitor depends on besides the answer: their list.
-    static func identity(_ entries: [SearchHistoryEntry]) -> String {
-        TextDigest.hex(entries.map { "\(Int($0.searchedAt.timeIntervalSince1970)) \($0.query)" }.joined(separator: "\n"))
-    }
 }

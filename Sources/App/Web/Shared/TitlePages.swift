@@ -3,34 +3,33 @@ import Hummingbird
 import Mustache
 import Synchronization
 
-/// A film's and a show's page, rendered once per person, title and catalogue answer and reused
-/// while the person's `LibraryVersions` counter is unchanged (and for `PersonalPageCache.maxAge` at
-/// most: another server's write, a kept film refreshed, today's date). The page is cut where its
-/// offers go (`PageParts`' sponsored hole), which each request fills with that visitor's banner and
-/// shops: the frequency cap is per visitor and per view, so they are never kept with the page.
-///
-/// Measured before this (`scripts/bench --only film`): a film's page rendered whole for every
-/// request, 33 % of its CPU in swift-mustache, 11 % in SQLite's three queries, 1,144 req/s.
+/// A film's and a show's page. A visitor without a profile gets the page every such visitor gets,
+/// kept per title and catalogue answer (`Caches.sharedPages`); a person's is drawn for them. The
+/// page is cut where its offers go (`PageParts`' sponsored hole), which each request fills with
+/// that visitor's banner and shops: the frequency cap is per visitor and per view, so they are
+/// never kept with the page.
 struct TitlePages: Sendable {
-    let pages: PersonalPageCache
-    let versions: LibraryVersions
+    let sharedPages: DeclaredCache<SharedPageKey, SharedPage>
     let offers: OfferService
     let renderer: PageRenderer
     let sections = DrawnOnce<OfferService.TitleOffers>()
     let contexts = TitleContexts()
 
-    /// `key` names the title and the catalogue answer its page is drawn from (`CatalogSource.identity`);
-    /// `render` gives the page with `PageParts.sponsoredMarker` where the offers go (run on a miss only).
+    /// `page` and `source` name the title and the catalogue answer its page is drawn from
+    /// (`CatalogSource.identity`); `render` gives the page with `PageParts.sponsoredMarker` where
+    /// the offers go.
     func response(
-        _ key: String, profile: UUID?, offers made: @autoclosure () -> OfferContext, viewer: OfferViewer,
+        _ page: String, source: String, profile: UUID?, offers made: @autoclosure () -> OfferContext, viewer: OfferViewer,
         render: @escaping @Sendable () async throws -> String
     ) async throws -> Response {
-        let context = contexts.context(key, make: made)
-        // A visitor without lists sees what every such visitor sees: one page for all of them.
-        let owner = versions.owner(profile)
-        let page = try await pages.page("\(owner.key)|\(key)", version: owner.version, listing: key, render: render)
+        let context = contexts.context("\(page)|\(source)", make: made)
+        let listing = ListingContext(items: [], kind: nil, key: nil, name: page)
+        let parts =
+            profile == nil
+            ? try await sharedPages.page(SharedPageKey(page: page, source: source)) { (try await render(), listing) }.parts
+            : PageParts(try await render())
         let chosen = await offers.forTitle(context, viewer: viewer)
-        return page.parts.response(cards: [try sections.html(chosen, title: context.title, renderer: renderer)])
+        return parts.response(cards: [try sections.html(chosen, title: context.title, renderer: renderer)])
     }
 }
 

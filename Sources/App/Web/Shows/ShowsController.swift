@@ -14,9 +14,8 @@ struct ShowsController {
     let renderer: PageRenderer
     /// Show pages (shared with the Movies pages' films).
     let titlePages: TitlePages
-    /// TV Shows' index and search pages and TV Favorites, per person (or for every visitor without
-    /// lists), while the person's `LibraryVersions` counter and the catalogue's answer are unchanged.
-    let listPages: PersonalPageCache
+    /// TV Shows' index and search pages of visitors without a profile.
+    let sharedPages: DeclaredCache<SharedPageKey, SharedPage>
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.shows) { request, context in try await list(request, context) }
@@ -52,19 +51,14 @@ struct ShowsController {
         do { page = try FormInput.pageNumber(request) } catch {
             return try ErrorPages.badRequest(renderer, error.message, backURL: Route.showFavorites.path)
         }
-        // Kept like My Lists' pages: per person and page, while their lists are unchanged. The version is
-        // read before the query, so a write landing meanwhile is never hidden behind an older page.
         let profile = context.profileID
-        let (owner, version) = library.versions.owner(profile)
-        let kept = try await listPages.page("favorites|\(owner)|\(page)", version: version) { [library, renderer] in
-            let result = try await library.list(profile: profile, list: .favorites, page: page, kind: .show)
-            let cards = result.items.map { renderer.card(ShowCardView(item: $0, returnTo: Route.showFavorites.path)) }
-            // The sponsored cards' ranking key: the person's page at this version.
-            let key = profile.map { "tv-favorites|\($0)|\(page)|\(version)" }
-            let listing = ListingContext(items: result.items, kind: .show, key: key, name: "tv-favorites")
-            return (try renderer.html(ShowFavoritesPage(cards: cards, page: result)), listing)
-        }
-        return await renderer.listingResponse(kept.parts, listing: kept.listing, offers: offers, viewer: context.viewer)
+        let result = try await library.list(profile: profile, list: .favorites, page: page, kind: .show)
+        let cards = result.items.map { renderer.card(ShowCardView(item: $0, returnTo: Route.showFavorites.path)) }
+        // The sponsored cards' ranking key: the page and the titles on it.
+        let key = profile.map { "tv-favorites|\($0)|\(page)|\(ListingContext.identity(of: result.items))" }
+        let listing = ListingContext(items: result.items, kind: .show, key: key, name: "tv-favorites")
+        let html = try renderer.html(ShowFavoritesPage(cards: cards, page: result))
+        return await renderer.listingResponse(PageParts(html), listing: listing, offers: offers, viewer: context.viewer)
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -73,7 +67,7 @@ struct ShowsController {
         switch await titles.show(id, profile: profile) {
         case .found(let show, let source):
             return try await titlePages.response(
-                "show|\(id)|\(source.identity)", profile: profile, offers: OfferContext(show: show), viewer: context.viewer
+                "show|\(id)", source: source.identity, profile: profile, offers: OfferContext(show: show), viewer: context.viewer
             ) { [library, actions, renderer] in
                 async let saved = library.item(profile: profile, movieID: id, kind: .show)
                 let personal = try await actions.personalState(.show, id, profile: profile)
