@@ -4,6 +4,6 @@ enum RequestScope {
     /// A GET whose client accepts gzip (set by `CompressionMiddleware`).
     @TaskLocal static var acceptsGzip = false
     /// The signed-in account's name, nil for a visitor (set by the visitor middleware): the header
-    /// says who is signed in, so a page kept for one person is kept under it (the personal page cache).
+    /// says who is signed in.
     @TaskLocal static var signedInAs: String?
 }

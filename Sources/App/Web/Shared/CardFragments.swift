@@ -3,8 +3,8 @@ import Synchronization
 
 /// Cards rendered once for as long as what they show stays the same. The key is the card's view
 /// itself (every field its template reads), so a stored card is never a stale one and nothing needs
-/// invalidating, on this instance or another: a page whose version changed (one title rated)
-/// renders only the cards that changed. A cold My Lists page of 60 cards spent most of its time in
+/// invalidating, on this instance or another: a page drawn again after one title was rated renders
+/// only that title's card. A cold My Lists page of 60 cards spent most of its time in
 /// the template engine's lookups (perf: 6.8 of 12 ms), card by card.
 ///
 /// Bounded by bytes in two generations (an approximate least-recently-used order): a card found in
