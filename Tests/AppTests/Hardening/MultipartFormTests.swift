@@ -116,4 +116,13 @@ struct MultipartFormTests {
             }
         }
     }
+
+    @Test("a header name with a byte past ASCII is refused, not parsed (multipart-kit 4.7.1 traps on it); a UTF-8 file name is read")
+    func nonASCIIHeaderName() {
+        let bad = ByteBuffer(bytes: Array("--b\r\nN\u{E4}me: x\r\n\r\nv\r\n--b--\r\n".utf8))
+        #expect(MultipartForm.parts(bad, boundary: "b") == nil)
+        let good = ByteBuffer(
+            bytes: Array("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"Film\u{E9}.csv\"\r\n\r\nv\r\n--b--\r\n".utf8))
+        #expect(MultipartForm.parts(good, boundary: "b")?.count == 1)
+    }
 }

@@ -93,6 +93,7 @@ struct MultipartForm {
     /// The parts of a multipart body as multipart-kit reads them, or nil when it cannot, or when the
     /// body stops before its closing delimiter.
     static func parts(_ body: ByteBuffer, boundary: String) -> [MultipartPart]? {
+        guard !hasNonASCIIHeaderName(Array(body.readableBytesView), boundary: boundary) else { return nil }
         let parser = MultipartParser(boundary: boundary)
         var parts: [MultipartPart] = []
         var part = MultipartPart(body: ByteBuffer())
@@ -132,5 +133,36 @@ struct MultipartForm {
             }
         }
         return nil
+    }
+
+    /// Whether a header name of any part (a line's bytes before its colon, after a delimiter and
+    /// before the part's empty line) has a byte past ASCII: multipart-kit 4.7.1 reads such a byte
+    /// from a table of 128 entries and traps (the attack sweep's malformed bodies brought the server
+    /// down), so such a body is refused before it is parsed. Values (a file's UTF-8 name) may.
+    static func hasNonASCIIHeaderName(_ bytes: [UInt8], boundary: String) -> Bool {
+        let delimiter = Array(("--" + boundary).utf8)
+        var index = 0
+        while index + delimiter.count <= bytes.count {
+            guard bytes[index] == delimiter[0], bytes[index..<index + delimiter.count].elementsEqual(delimiter) else {
+                index += 1
+                continue
+            }
+            index += delimiter.count
+            var inName = false  // the delimiter's own line first
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\n") {
+                    // An empty line ends the headers: the part's body follows.
+                    if index >= 3, bytes[index - 3] == UInt8(ascii: "\r"), bytes[index - 2] == UInt8(ascii: "\n") { break }
+                    inName = true
+                } else if byte == UInt8(ascii: ":") {
+                    inName = false
+                } else if inName, byte >= 0x80 {
+                    return true
+                }
+                index += 1
+            }
+        }
+        return false
     }
 }
