@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import MultipartKit
+import NIOCore
 
 /// `multipart/form-data` bodies (the console's forms, which carry a logo or product image, and an
 /// import's upload), and URL-encoded ones read the same way (the CSRF check reads either). The body
@@ -93,7 +94,7 @@ struct MultipartForm {
     /// The parts of a multipart body as multipart-kit reads them, or nil when it cannot, or when the
     /// body stops before its closing delimiter.
     static func parts(_ body: ByteBuffer, boundary: String) -> [MultipartPart]? {
-        guard !hasNonASCIIHeaderName(Array(body.readableBytesView), boundary: boundary) else { return nil }
+        guard !hasNonASCIIHeaderName(body.readableBytesView, boundary: boundary) else { return nil }
         let parser = MultipartParser(boundary: boundary)
         var parts: [MultipartPart] = []
         var part = MultipartPart(body: ByteBuffer())
@@ -139,21 +140,23 @@ struct MultipartForm {
     /// before the part's empty line) has a byte past ASCII: multipart-kit 4.7.1 reads such a byte
     /// from a table of 128 entries and traps (the attack sweep's malformed bodies brought the server
     /// down), so such a body is refused before it is parsed. Values (a file's UTF-8 name) may.
-    static func hasNonASCIIHeaderName(_ bytes: [UInt8], boundary: String) -> Bool {
+    static func hasNonASCIIHeaderName(_ bytes: ByteBufferView, boundary: String) -> Bool {
+        // Read in place: an import's body is up to 32 MiB, and a copy of it would double that.
         let delimiter = Array(("--" + boundary).utf8)
-        var index = 0
-        while index + delimiter.count <= bytes.count {
+        let start = bytes.startIndex
+        var index = start
+        while index + delimiter.count <= bytes.endIndex {
             guard bytes[index] == delimiter[0], bytes[index..<index + delimiter.count].elementsEqual(delimiter) else {
                 index += 1
                 continue
             }
             index += delimiter.count
             var inName = false  // the delimiter's own line first
-            while index < bytes.count {
+            while index < bytes.endIndex {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\n") {
                     // An empty line ends the headers: the part's body follows.
-                    if index >= 3, bytes[index - 3] == UInt8(ascii: "\r"), bytes[index - 2] == UInt8(ascii: "\n") { break }
+                    if index - start >= 3, bytes[index - 3] == UInt8(ascii: "\r"), bytes[index - 2] == UInt8(ascii: "\n") { break }
                     inName = true
                 } else if byte == UInt8(ascii: ":") {
                     inName = false

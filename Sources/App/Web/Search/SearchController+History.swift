@@ -20,12 +20,12 @@ extension SearchController {
 
     /// Records the search and returns the recent searches after it. A failed write loses only this
     /// entry of the history; the search itself was answered.
-    func record(_ query: SearchQuery, profile: UUID, _ context: AppRequestContext) async -> (entries: [SearchHistoryEntry], recorded: Bool) {
+    func record(_ query: SearchQuery, profile: UUID, _ context: AppRequestContext) async -> [SearchHistoryEntry] {
         do {
-            return (try await search.recordInHistory(query, profile: profile), true)
+            return try await search.recordInHistory(query, profile: profile)
         } catch {
             logger.error("recording the search in the history failed", metadata: ["error": "\(error)"])
-            return (await recent(context), false)
+            return await recent(context)
         }
     }
 

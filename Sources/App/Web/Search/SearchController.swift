@@ -87,7 +87,7 @@ struct SearchController {
                 messages.append(SearchMessage(.error, "This search could not be saved as your last search; the previous one is kept."))
             }
         }
-        return (await record(query, profile: profile, context).entries, messages)
+        return (await record(query, profile: profile, context), messages)
     }
 
     /// The page: the person's state on each title, `messages` first.
