@@ -72,15 +72,12 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "CompressNIO", package: "compress-nio"),
-                "PSZlib",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Yams", package: "Yams"),
             ],
             resources: [.copy("Resources")]
         ),
-        // The system zlib (zlib1g-dev), for what CompressNIO does not offer: raw deflate segments
-        // flushed at chosen points and CRC-32 combining (`SplicedGzip`).
         // `scripts/bench --mix`'s load generator: replays a request plan with N connections and
         // reports latency per kind of request.
         .executableTarget(
@@ -88,7 +85,6 @@ let package = Package(
             dependencies: [.product(name: "AsyncHTTPClient", package: "async-http-client")],
             path: "Benchmarks/BenchMix"
         ),
-        .systemLibrary(name: "PSZlib", path: "Sources/PSZlib"),
         .testTarget(
             name: "AppTests",
             dependencies: [

@@ -35,7 +35,7 @@ struct SharedPage: Sendable {
     let listing: ListingContext
 
     init(html: String, listing: ListingContext) {
-        parts = PageParts(html, cached: true)
+        parts = PageParts(html)
         self.listing = listing
     }
 

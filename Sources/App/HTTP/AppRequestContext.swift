@@ -21,6 +21,8 @@ public struct AppRequestContext: RequestContext {
     var visitorAddress = ""
     /// Who sees an offer, for counting it.
     var viewer: OfferViewer { OfferViewer(id: visitor, address: visitorAddress) }
+    /// What this request's pages fill in: its form token and who is signed in.
+    var pageVisitor = PageVisitor()
     /// The client's IP address: the connection's, or the one a trusted proxy forwarded (see
     /// `Transport.clientAddress`, set by `SecurityHeadersMiddleware`).
     public var clientAddress: String?

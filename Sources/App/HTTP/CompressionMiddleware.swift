@@ -1,11 +1,12 @@
+import CompressNIO
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// gzip for text answers (pages, JSON, CSS, JavaScript, SVG, CSV) of 1 KiB or more when the
-/// client accepts it: the 200-film Movies page travels as about a twentieth of its size. zlib's
-/// fastest level (`GzipWriter`), as nginx's `gzip_comp_level 1` default: most of the gain for a
-/// fraction of the CPU. Every compressible answer says `Vary: Accept-Encoding`, compressed or not, so a cache
+/// The one compression step: gzip for text answers (pages, JSON, CSS, JavaScript, SVG, CSV) of
+/// 1 KiB or more when the client accepts it, the whole answer at once (CompressNIO). The 200-film
+/// Movies page travels as about a twentieth of its size. zlib's fastest level, as nginx's
+/// `gzip_comp_level 1` default: most of the gain for a fraction of the CPU. Every compressible answer says `Vary: Accept-Encoding`, compressed or not, so a cache
 /// never hands one client's encoding to another. A body streamed without a known length (an
 /// export), a partial answer (`Range`) or anything already encoded is left as it is.
 struct CompressionMiddleware: RouterMiddleware {
@@ -20,26 +21,28 @@ struct CompressionMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
-        // A page made of cached parts compresses itself (the page parts' response): GETs only, whose
-        // answers no middleware keeps (`IdempotencyMiddleware` keeps writes' answers uncompressed).
-        let accepted = Self.acceptsGzip(request.headers.value(.acceptEncoding))
-        var response = try await RequestScope.$acceptsGzip.withValue(request.method == .get && accepted) { try await next(request, context) }
+        var response = try await next(request, context)
         guard let type = response.headers.value(.contentType), Self.isCompressible(type),
             response.headers.value(.contentEncoding) == nil, response.status != .partialContent, response.status != .notModified,
             response.status != .noContent
         else { return response }
         Self.addVary(&response.headers)
-        guard request.method != .head, accepted, let length = response.body.contentLength,
-            (Self.minimumBytes...Self.maximumBytes).contains(length)
-        else { return response }
-        let gzip = try GzipWriter(expectedBytes: length)
-        try await response.body.write(Compressing(gzip: gzip))
-        let compressed = try gzip.finish()
-        response.body = ResponseBody(byteBuffer: compressed)
+        guard let length = response.body.contentLength, Self.compresses(request, bytes: length) else { return response }
+        let collected = Collected()
+        try await response.body.write(Collecting(into: collected))
+        response.body = ResponseBody(byteBuffer: try collected.body.compress(with: Self.gzip))
         response.headers[.contentLength] = nil
         Self.markCompressed(&response.headers)
         return response
     }
+
+    /// Whether an answer of `bytes` to `request` goes out gzipped (a handler naming its validator
+    /// for a 304 needs to know which bytes it stands for).
+    static func compresses(_ request: Request, bytes: Int) -> Bool {
+        request.method != .head && (minimumBytes...maximumBytes).contains(bytes) && acceptsGzip(request.headers.value(.acceptEncoding))
+    }
+
+    static let gzip = CompressionAlgorithm.gzip(configuration: .init(compressionLevel: .fastestCompression))
 
     /// Whether an answer of this `Content-Type` is text worth compressing.
     static func isCompressible(_ contentType: String) -> Bool {
@@ -98,11 +101,18 @@ struct CompressionMiddleware: RouterMiddleware {
     private static let varyValue = "Accept-Encoding"
     private static let varyField = HTTPField(name: .vary, value: varyValue)
 
-    /// Every buffer written goes into one gzip stream (the body is written once, by one task).
-    struct Compressing: ResponseBodyWriter {
-        let gzip: GzipWriter
+    /// A body of known length, gathered into one buffer (a page is one already). Written once, by
+    /// one task.
+    final class Collected: @unchecked Sendable {
+        var body = ByteBuffer()
+    }
 
-        mutating func write(_ part: ByteBuffer) async throws { try gzip.write(part) }
+    struct Collecting: ResponseBodyWriter {
+        let into: Collected
+
+        mutating func write(_ part: ByteBuffer) async throws {
+            if into.body.readableBytes == 0 { into.body = part } else { into.body.writeImmutableBuffer(part) }
+        }
 
         consuming func finish(_ trailingHeaders: HTTPFields?) async throws {}
     }

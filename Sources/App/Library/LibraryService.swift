@@ -164,3 +164,80 @@ public final class LibraryService: Sendable {
             .all(decodingColumn: "genre", as: String.self)
     }
 }
+
+/// A person's lists, a page at a time.
+extension LibraryService {
+    /// One page of a list, most recently changed first.
+    public func list(profile: UUID?, list: LibraryList, page: Int, kind: MediaKind? = nil) async throws -> LibraryPage {
+        try await self.list(profile: profile, list: list, page: page, filter: LibraryFilter(kind: kind))
+    }
+
+    /// One page of a list, filtered and sorted (`LibraryFilter`).
+    public func list(profile: UUID?, list: LibraryList, page: Int, filter: LibraryFilter) async throws -> LibraryPage {
+        guard let profile else { return LibraryPage(items: [], total: 0, page: 1) }
+        let sql = try database.sql
+        // Two indexed queries; a COUNT(*) OVER () window made SQLite materialise every row (measured slower).
+        let total =
+            try await Self.filtered(sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n"), profile, list, filter)
+            .first(decodingColumn: "n", as: Int.self) ?? 0
+        let pageNumber = max(1, page)
+        let rows = try await EntryRow.rows(
+            Self.pageRows(sql, profile, list, filter).limit(LibraryPage.pageSize).offset((pageNumber - 1) * LibraryPage.pageSize))
+        return LibraryPage(items: rows.map(\.item), total: total, page: pageNumber)
+    }
+
+    /// A list's rows in the page's order (`LibraryFilter.order`), before the page's limit.
+    static func pageRows(_ sql: any SQLDatabase, _ profile: UUID, _ list: LibraryList, _ filter: LibraryFilter) -> SQLSelectBuilder {
+        filter.order(filtered(sql.select().columns(EntryRow.columns.map { SQLIdentifier($0) }), profile, list, filter))
+    }
+
+    private static func filtered(_ query: SQLSelectBuilder, _ profile: UUID, _ list: LibraryList, _ filter: LibraryFilter) -> SQLSelectBuilder {
+        let query = filter.apply(to: query.from(LibraryEntryModel.schema).where("profile_id", .equal, SQLBind(profile)))
+        return switch list {
+        case .favorites: query.where("favorite", .equal, SQLLiteral.boolean(true))
+        case .watched: query.where("watched", .equal, SQLLiteral.boolean(true))
+        case .all: query
+        }
+    }
+}
+
+/// Titles saved by id before their details were known (`TitleState`): the catalogue worker fills
+/// them in for everyone who saved them, or marks them unknown.
+extension LibraryService {
+    /// Writes the catalogue's copy of a title over every saved row still waiting for it (or marked
+    /// unknown), and over its diary's watches; each person whose lists changed sees it on their next page.
+    func fillDetails(_ title: SavedTitle) async throws {
+        let profiles = try await database.writeSQL { sql in
+            let rows = try await sql.raw(
+                """
+                UPDATE library_entries SET title = \(bind: title.title), genre = \(bind: title.genre), \
+                release_date = \(bind: title.releaseDate), artwork_url = \(bind: title.artworkURL), snapshot = \(bind: title.snapshot), \
+                title_state = NULL \
+                WHERE media_kind = \(bind: title.kind.rawValue) AND item_id = \(bind: title.itemID) AND title_state IS NOT NULL \
+                RETURNING profile_id
+                """
+            ).all()
+            try await sql.raw(
+                """
+                UPDATE watches SET title = \(bind: title.title), artwork_url = \(bind: title.artworkURL), genre = \(bind: title.genre), \
+                runtime_minutes = \(bind: title.runtimeMinutes.map(Int32.init)) \
+                WHERE media_kind = \(bind: title.kind.rawValue) AND item_id = \(bind: title.itemID) AND title <> \(bind: title.title)
+                """
+            ).run()
+            return try rows.map { try $0.decode(column: "profile_id", as: UUID.self) }
+        }
+    }
+
+    /// The catalogue answered that it has no such title: every row still waiting for it says so.
+    func markUnknown(_ kind: MediaKind, _ itemID: String) async throws {
+        let profiles = try await database.writeSQL { sql in
+            try await sql.raw(
+                """
+                UPDATE library_entries SET title_state = \(bind: TitleState.unknown.rawValue) \
+                WHERE media_kind = \(bind: kind.rawValue) AND item_id = \(bind: itemID) AND title_state = \(bind: TitleState.pending.rawValue) \
+                RETURNING profile_id
+                """
+            ).all().map { try $0.decode(column: "profile_id", as: UUID.self) }
+        }
+    }
+}

@@ -220,3 +220,83 @@ public final class AppDatabase: Sendable {
 enum WriteTransaction {
     @TaskLocal static var current: (any Database)?
 }
+
+extension AppDatabase {
+    /// Applies pending migrations. On PostgreSQL under a session advisory lock held by one
+    /// connection throughout: servers starting together on an empty database migrate one after
+    /// another, and each after the first finds nothing left to do.
+    /// - Parameter schema: PostgreSQL only: created first (under the same lock) when missing.
+    public func migrate(creatingSchema schema: String? = nil) async throws {
+        let migrations = Migrations()
+        migrations.add(allMigrations)
+        let migrator = Migrator(databases: databases, migrations: migrations, logger: logger, on: eventLoopGroup.any())
+        guard isPostgres else {
+            try await migrator.setupIfNeeded().get()
+            try await migrator.prepareBatch().get()
+            return
+        }
+        try await db.withConnection { connection in
+            let sql = connection as! any SQLDatabase
+            try await sql.raw("SELECT pg_advisory_lock(\(bind: Self.migrationLock))").run()
+            do {
+                if let schema { try await sql.raw("CREATE SCHEMA IF NOT EXISTS \(ident: schema)").run() }
+                try await migrator.setupIfNeeded().get()
+                try await migrator.prepareBatch().get()
+            } catch {
+                _ = try? await sql.raw("SELECT pg_advisory_unlock(\(bind: Self.migrationLock))").run()
+                throw error
+            }
+            try await sql.raw("SELECT pg_advisory_unlock(\(bind: Self.migrationLock))").run()
+        }
+    }
+
+    /// The advisory lock's key (any constant no other lock uses: "PopcornS" in ASCII).
+    static let migrationLock: Int64 = 0x506F_7063_6F72_6E53
+
+    /// Drops a test schema (PostgreSQL only).
+    public func dropSchema(_ schema: String) async throws {
+        guard isPostgres else { return }
+        try await sql.raw("DROP SCHEMA IF EXISTS \(ident: schema) CASCADE").run()
+    }
+}
+
+extension AppDatabase {
+    /// One round trip (`SELECT 1`): whether the database answers at all.
+    func ping() async throws {
+        try await sql.raw("SELECT 1").run()
+    }
+
+    /// A write that changes nothing a person sees: the `leases` row named `ready-probe|<server>`,
+    /// inserted and deleted in one transaction (nothing is left behind). It fails when no write can
+    /// succeed: a full disk, a read-only database file, a PostgreSQL standby.
+    func probeWrite(server: String) async throws {
+        try await writeSQL { sql in
+            let name = "ready-probe|" + server
+            try await sql.raw(
+                "INSERT INTO leases (name, owner, held_until) VALUES (\(bind: name), \(bind: server), \(bind: Date())) ON CONFLICT (name) DO NOTHING"
+            ).run()
+            try await sql.raw("DELETE FROM leases WHERE name = \(bind: name)").run()
+        }
+    }
+
+    /// What the metrics show of this server's connections: on PostgreSQL, how many it has open in
+    /// each state (`pg_stat_activity` by `application_name`), and the most its pools open.
+    func connectionStates() async throws -> [String: Int] {
+        guard isPostgres else { return [:] }
+        let rows = try await sql.raw(
+            """
+            SELECT COALESCE(state, 'unknown') AS state, COUNT(*) AS n FROM pg_stat_activity
+            WHERE application_name = \(bind: Self.applicationName) GROUP BY 1
+            """
+        ).all()
+        var states: [String: Int] = [:]
+        for row in rows { states[try row.decode(column: "state", as: String.self)] = try row.decode(column: "n", as: Int.self) }
+        return states
+    }
+
+    /// The most connections this server opens: PostgreSQL's pools, or SQLite's readers and its writer.
+    var maxConnections: Int {
+        let loops = eventLoopGroup.makeIterator().reduce(0) { count, _ in count + 1 }
+        return isPostgres ? loops * Self.postgresConnectionsPerLoop : loops + 1
+    }
+}

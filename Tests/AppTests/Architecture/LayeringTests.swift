@@ -83,8 +83,11 @@ struct LayeringTests {
         }
     }
 
-    @Test("no Swift source or test file is over 250 lines")
-    func filesStaySmall() {
+    /// Files are sized by what they hold: a reviewer asks about one past about 400 lines (a
+    /// warning in the test report, not a failure), and splits that only kept a file under a count
+    /// were merged back.
+    @Test("a Swift source or test file past 400 lines is reported for review")
+    func longFilesAreReported() {
         let tests = Self.app.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests")
         let testFiles = (FileManager.default.enumerator(atPath: tests.path)?.compactMap { $0 as? String } ?? [])
             .filter { $0.hasSuffix(".swift") }
@@ -92,7 +95,7 @@ struct LayeringTests {
         #expect(testFiles.count > 40)
         for file in Self.sources("") + testFiles {
             let lines = file.1.split(separator: "\n", omittingEmptySubsequences: false).count - 1
-            #expect(lines <= 250, "\(file.0) has \(lines) lines")
+            if lines > 400 { Issue.record("\(file.0) has \(lines) lines: is it one thing?", severity: .warning) }
         }
     }
 }

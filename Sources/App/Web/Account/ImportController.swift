@@ -52,7 +52,7 @@ struct ImportController {
     func page(_ request: Request, _ context: AppRequestContext, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let query = (try? FormInput.decodeQuery(PageQuery.self, request)) ?? PageQuery()
         guard let profile = context.profileID, let job = try await imports.latest(profile: profile) else {
-            return try renderer.response(
+            return try renderer.for(context).response(
                 ImportPage(job: nil, now: clock.now(), queue: [], queuePage: 1, searched: nil, problems: [], kept: [], notice: nil, error: error),
                 status: status)
         }
@@ -67,7 +67,7 @@ struct ImportController {
         let view = ImportPage(
             job: job, now: clock.now(), queue: queue, queuePage: pageNumber, searched: searched, problems: problems, kept: kept,
             notice: Self.notice(query.done), error: error)
-        return try renderer.response(view, status: status)
+        return try renderer.for(context).response(view, status: status)
     }
 
     static func notice(_ done: String?) -> String? {

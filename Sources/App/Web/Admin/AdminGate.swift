@@ -26,7 +26,7 @@ struct AdminGate: RouterMiddleware {
             let page = CredentialsPage(
                 mode: .signIn, next: next, username: "", errors: ["form": "Sign in with an administrator’s account to use the advertiser console."]
             )
-            return try renderer.response(page, status: .unauthorized)
+            return try renderer.for(context).response(page, status: .unauthorized)
         }
         guard account.isAdmin else {
             let page = MessagePage(
@@ -35,7 +35,7 @@ struct AdminGate: RouterMiddleware {
                     + "An administrator is made on the server with `popcornswirl create-admin --username NAME`.",
                 retryURL: nil, backURL: Route.home.path
             )
-            return try renderer.response(page, status: .forbidden)
+            return try renderer.for(context).response(page, status: .forbidden)
         }
         return nil
     }

@@ -13,17 +13,18 @@ struct AdminOffersController {
     /// Registers on the `/admin` group: its gate has already refused anyone but an administrator.
     func register(on group: RouterGroup<AppRequestContext>) {
         group.on(AdminRoute.home) { _, _ in Response.redirect(to: AdminRoute.offers.path, type: .normal) }
-        group.on(AdminRoute.offers) { request, _ in try await dashboard(request) }
-        group.on(AdminRoute.newOffer) { _, _ in try await offerForm(nil) }
-        group.on(AdminRoute.createOffer) { request, context in try await save(nil, try await MultipartForm.read(request, context)) }
-        group.on(AdminRoute.editOffer) { _, context in try await offerForm(try id(context)) }
-        group.on(AdminRoute.saveOffer) { request, context in try await save(try id(context), try await MultipartForm.read(request, context)) }
-        group.on(AdminRoute.pauseOffer) { _, context in try await toggle(try id(context), false) }
-        group.on(AdminRoute.resumeOffer) { _, context in try await toggle(try id(context), true) }
+        group.on(AdminRoute.offers) { request, context in try await dashboard(request, context) }
+        group.on(AdminRoute.newOffer) { _, context in try await offerForm(nil, context) }
+        group.on(AdminRoute.createOffer) { request, context in try await save(nil, try await MultipartForm.read(request, context), context) }
+        group.on(AdminRoute.editOffer) { _, context in try await offerForm(try id(context), context) }
+        group.on(AdminRoute.saveOffer) { request, context in try await save(try id(context), try await MultipartForm.read(request, context), context)
+        }
+        group.on(AdminRoute.pauseOffer) { _, context in try await toggle(try id(context), false, context) }
+        group.on(AdminRoute.resumeOffer) { _, context in try await toggle(try id(context), true, context) }
         group.on(AdminRoute.confirmDeleteOffer) { _, context in
             let offerID = try id(context)
-            guard let offer = try await admin.offer(offerID) else { return try missing() }
-            return try renderer.response(
+            guard let offer = try await admin.offer(offerID) else { return try missing(context) }
+            return try renderer.for(context).response(
                 AdminConfirmPage(
                     chrome: Chrome("Delete offer · Console", tab: nil), heading: "Delete this offer?",
                     message: "“\(offer.headline)” stops showing at once. Its impressions and clicks stay in the shop’s report.",
@@ -32,12 +33,12 @@ struct AdminOffersController {
         }
         group.on(AdminRoute.deleteOffer) { _, context in
             try await admin.deleteOffer(try id(context))
-                ? Response.redirect(to: AdminRoute.offers.path + "?done=deleted", type: .normal) : try missing()
+                ? Response.redirect(to: AdminRoute.offers.path + "?done=deleted", type: .normal) : try missing(context)
         }
-        group.on(AdminRoute.offerReport) { request, context in try await report(request, .offer(try id(context))) }
-        group.on(AdminRoute.offerReportCSV) { request, context in try await csv(request, .offer(try id(context))) }
-        group.on(AdminRoute.advertiserReport) { request, context in try await report(request, .advertiser(try id(context))) }
-        group.on(AdminRoute.advertiserReportCSV) { request, context in try await csv(request, .advertiser(try id(context))) }
+        group.on(AdminRoute.offerReport) { request, context in try await report(request, .offer(try id(context)), context) }
+        group.on(AdminRoute.offerReportCSV) { request, context in try await csv(request, .offer(try id(context)), context) }
+        group.on(AdminRoute.advertiserReport) { request, context in try await report(request, .advertiser(try id(context)), context) }
+        group.on(AdminRoute.advertiserReportCSV) { request, context in try await csv(request, .advertiser(try id(context)), context) }
     }
 
     func id(_ context: AppRequestContext) throws -> Int {
@@ -47,8 +48,8 @@ struct AdminOffersController {
         return id
     }
 
-    func missing() throws -> Response {
-        try ErrorPages.notFound(renderer, "That offer or shop does not exist (it may have been deleted).")
+    func missing(_ context: AppRequestContext) throws -> Response {
+        try ErrorPages.notFound(renderer.for(context), "That offer or shop does not exist (it may have been deleted).")
     }
 
     private func range(_ request: Request) -> Result<ReportRange, ValidationFailure> {
@@ -56,7 +57,7 @@ struct AdminOffersController {
         return ReportRange.parse(from: query["from"].map(String.init), to: query["to"].map(String.init), today: admin.today)
     }
 
-    func dashboard(_ request: Request) async throws -> Response {
+    func dashboard(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         var rangeError: String?
         let range: ReportRange
         switch self.range(request) {
@@ -104,33 +105,35 @@ struct AdminOffersController {
             } ?? [],
             demo: AdminDemoOffersView(showsDemo: showsDemo, advertisers: shops, offers: offers)
         )
-        return try renderer.response(page, status: rangeError == nil ? .ok : .badRequest)
+        return try renderer.for(context).response(page, status: rangeError == nil ? .ok : .badRequest)
     }
 
-    func offerForm(_ id: Int?) async throws -> Response {
+    func offerForm(_ id: Int?, _ context: AppRequestContext) async throws -> Response {
         var draft = OfferDraft()
         var imageURL: String?
         if let id {
-            guard let offer = try await admin.offer(id) else { return try missing() }
+            guard let offer = try await admin.offer(id) else { return try missing(context) }
             draft = Self.draft(offer)
             imageURL = offer.imageID.map(Route.offerImageLink)
         } else {
             draft.startsOn = admin.today
             draft.endsOn = ReportRange.shift(admin.today, by: 30) ?? admin.today
         }
-        return try await renderOfferForm(id, draft, imageURL: imageURL, failure: nil)
+        return try await renderOfferForm(id, draft, imageURL: imageURL, failure: nil, context)
     }
 
-    private func renderOfferForm(_ id: Int?, _ draft: OfferDraft, imageURL: String?, failure: ValidationFailure?) async throws -> Response {
+    private func renderOfferForm(_ id: Int?, _ draft: OfferDraft, imageURL: String?, failure: ValidationFailure?, _ context: AppRequestContext)
+        async throws -> Response
+    {
         let page = AdminOfferFormPage(
             heading: id == nil ? "New offer" : "Edit offer",
             actionURL: id.map { AdminRoute.saveOffer.link($0) } ?? AdminRoute.createOffer.path, draft: draft, shops: try await admin.advertisers(),
             imageURL: imageURL, failure: failure
         )
-        return try renderer.response(page, status: failure == nil ? .ok : .unprocessableContent)
+        return try renderer.for(context).response(page, status: failure == nil ? .ok : .unprocessableContent)
     }
 
-    func save(_ id: Int?, _ form: MultipartForm) async throws -> Response {
+    func save(_ id: Int?, _ form: MultipartForm, _ context: AppRequestContext) async throws -> Response {
         var draft = OfferDraft()
         draft.advertiserID = form.value("advertiser")
         draft.headline = form.value("headline")
@@ -144,10 +147,10 @@ struct AdminOffersController {
         draft.endsOn = form.value("ends")
         draft.weight = form.value("weight")
         draft.active = form.value("active") == "1"
-        return try await saved(form.image("image", label: "The image")) { image throws(OfferAdmin.Failure) in
+        return try await saved(form.image("image", label: "The image"), context) { image throws(OfferAdmin.Failure) in
             _ = try await admin.saveOffer(id, draft, image: image)
         } refused: { failure in
-            try await renderOfferForm(id, draft, imageURL: nil, failure: failure)
+            try await renderOfferForm(id, draft, imageURL: nil, failure: failure, context)
         }
     }
 
@@ -155,7 +158,7 @@ struct AdminOffersController {
     /// a refusal shows the form again with what was typed, a record that went away is a 404, and
     /// a save returns to the dashboard.
     func saved(
-        _ upload: Result<UploadedImage?, ValidationFailure>,
+        _ upload: Result<UploadedImage?, ValidationFailure>, _ context: AppRequestContext,
         save: (UploadedImage?) async throws(OfferAdmin.Failure) -> Void,
         refused: (ValidationFailure) async throws -> Response
     ) async throws -> Response {
@@ -169,13 +172,13 @@ struct AdminOffersController {
         } catch .invalid(let failure) {
             return try await refused(failure)
         } catch {
-            return try missing()
+            return try missing(context)
         }
         return .redirect(to: AdminRoute.offers.path + "?done=saved", type: .normal)
     }
 
-    func toggle(_ id: Int, _ active: Bool) async throws -> Response {
-        guard try await admin.setActive(id, active) != nil else { return try missing() }
+    func toggle(_ id: Int, _ active: Bool, _ context: AppRequestContext) async throws -> Response {
+        guard try await admin.setActive(id, active) != nil else { return try missing(context) }
         return .redirect(to: AdminRoute.offers.path + "?done=\(active ? "resumed" : "paused")", type: .normal)
     }
 
@@ -188,21 +191,22 @@ struct AdminOffersController {
         }
     }
 
-    func report(_ request: Request, _ scope: OfferTracker.Scope) async throws -> Response {
-        guard let subject = try await subject(scope) else { return try missing() }
+    func report(_ request: Request, _ scope: OfferTracker.Scope, _ context: AppRequestContext) async throws -> Response {
+        guard let subject = try await subject(scope) else { return try missing(context) }
         switch range(request) {
         case .failure(let failure):
-            return try ErrorPages.badRequest(renderer, failure.summary, backURL: AdminRoute.report(scope))
+            return try ErrorPages.badRequest(renderer.for(context), failure.summary, backURL: AdminRoute.report(scope))
         case .success(let range):
             let report = try await admin.report(scope, range: range)
-            return try renderer.response(AdminReportPage(heading: subject.heading, subject: subject.name, scope: scope, report: report))
+            return try renderer.for(context).response(AdminReportPage(heading: subject.heading, subject: subject.name, scope: scope, report: report))
         }
     }
 
-    func csv(_ request: Request, _ scope: OfferTracker.Scope) async throws -> Response {
-        guard let subject = try await subject(scope) else { return try missing() }
+    func csv(_ request: Request, _ scope: OfferTracker.Scope, _ context: AppRequestContext) async throws -> Response {
+        guard let subject = try await subject(scope) else { return try missing(context) }
         guard case .success(let range) = range(request) else {
-            return try ErrorPages.badRequest(renderer, "Dates look like 2026-11-01, “from” on or before “to”, at most \(ReportRange.maxDays) days.")
+            return try ErrorPages.badRequest(
+                renderer.for(context), "Dates look like 2026-11-01, “from” on or before “to”, at most \(ReportRange.maxDays) days.")
         }
         let report = try await admin.report(scope, range: range)
         var headers = HTTPFields()

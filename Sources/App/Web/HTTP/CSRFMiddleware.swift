@@ -18,10 +18,6 @@ struct CSRFMiddleware: RouterMiddleware {
     static let header = HTTPField.Name("X-CSRF-Token")!
     let renderer: PageRenderer
 
-    static func token(secret: String, accountSession: String?) -> String {
-        TextDigest.sha256("popcornswirl-csrf|", secret, "|", accountSession ?? "").withUnsafeBytes { RandomToken.base64URL($0) }
-    }
-
     func handle(
         _ request: Request, context: AppRequestContext,
         next: (Request, AppRequestContext) async throws -> Response
@@ -31,22 +27,21 @@ struct CSRFMiddleware: RouterMiddleware {
         let cookieSecret = context.cookies.value(CookieJar.csrf, in: request).flatMap { RandomToken.isWellFormed($0) ? $0 : nil }
         let secret = cookieSecret ?? SessionService.newToken()
         let token = CSRFToken(secret: secret, accountSession: context.isAccount ? context.sessionToken : nil)
+        context.pageVisitor.csrf = token
         if ![.get, .head, .options].contains(request.method) {
             // Without the cookie no token can fit: refused before a byte of the body is read.
-            guard cookieSecret != nil else { return try RequestScope.$csrf.withValue(token) { try refusal(request) } }
+            guard cookieSecret != nil else { return try refusal(request, context) }
             let submitted: String?
             (request, submitted) = try await Self.submittedToken(request, context)
             guard let submitted, ConstantTime.equal(submitted, token.value) else {
                 // The refusal page's own forms (the layout's) carry this browser's token. An upload
                 // refused unread is not waited for: the connection closes after the answer.
-                var response = try RequestScope.$csrf.withValue(token) { try refusal(request) }
+                var response = try refusal(request, context)
                 if Route.startImport.matches(Substring(request.uri.path)) { response.headers[.connection] = "close" }
                 return response
             }
         }
-        var response = try await RequestScope.$csrf.withValue(token) {
-            try await RequestScope.$tokenIsKept.withValue(cookieSecret != nil) { try await next(request, context) }
-        }
+        var response = try await next(request, context)
         // Only pages carry forms: static files and JSON answers stay free of Set-Cookie.
         if cookieSecret == nil, !response.isPublic, response.headers.value(.contentType)?.hasPrefix("text/html") == true {
             response.setCookie(context.cookies.make(CookieJar.csrf, secret, maxAge: 400 * 24 * 3600))
@@ -73,7 +68,7 @@ struct CSRFMiddleware: RouterMiddleware {
         return (Request(head: request.head, body: RequestBody(buffer: body)), form?.fields[field]?.first)
     }
 
-    func refusal(_ request: Request) throws -> Response {
+    func refusal(_ request: Request, _ context: AppRequestContext) throws -> Response {
         let message =
             "This page has expired: you signed in or out since it was opened, or your browser is not keeping "
             + "PopcornSwirl’s cookies. Nothing was changed. Reload the page and try again."
@@ -84,17 +79,8 @@ struct CSRFMiddleware: RouterMiddleware {
             chrome: Chrome("Page expired", tab: nil), heading: "This page has expired", message: message,
             retryURL: nil, backURL: Route.safeReturnPath(back, fallback: Route.home.path)
         )
-        return try renderer.response(page, status: .forbidden)
+        return try renderer.for(context).response(page, status: .forbidden)
     }
-}
-
-/// A browser's form token, worked out when a page fills it in: a page without a form (a shared
-/// list, say) never pays for the hash.
-struct CSRFToken: Sendable {
-    let secret: String
-    let accountSession: String?
-
-    var value: String { CSRFMiddleware.token(secret: secret, accountSession: accountSession) }
 }
 
 /// Equal bytes, in a time that depends only on the length: comparing secrets must not leak how

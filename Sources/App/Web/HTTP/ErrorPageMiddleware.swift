@@ -34,7 +34,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
                     chrome: Chrome(title, tab: nil),
                     heading: heading, message: message, retryURL: retry, backURL: Route.home.path
                 )
-                response = try renderer.response(page, status: error.status)
+                response = try renderer.for(context).response(page, status: error.status)
             }
             if let wait = error.headers[.retryAfter] { response.headers[.retryAfter] = wait }
             return response
@@ -45,7 +45,7 @@ struct ErrorPageMiddleware: RouterMiddleware {
             }
             // Retry repeats a page view only, and only as a path on this site (never the raw request target).
             let retry = request.method == .get ? Route.safeReturnPath(request.uri.description, fallback: Route.home.path) : Route.home.path
-            return try ErrorPages.fetchFailed(renderer, retryURL: retry)
+            return try ErrorPages.fetchFailed(renderer.for(context), retryURL: retry)
         }
     }
 }

@@ -13,7 +13,6 @@ struct VisitorMiddleware: RouterMiddleware {
         next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         var context = context
-        var signedInAs: String?
         if let token = context.cookies.value(CookieJar.session, in: request) {
             // A failed lookup must not look like "no session": a save would then start a new
             // visitor and replace the cookie. It surfaces as the retry page instead.
@@ -21,12 +20,10 @@ struct VisitorMiddleware: RouterMiddleware {
                 context.profileID = identity.profile
                 context.isAccount = identity.isAccount
                 context.sessionToken = token
-                signedInAs = identity.username
+                context.pageVisitor.signedInAs = identity.username
             }
         }
-        return try await RequestScope.$signedInAs.withValue(signedInAs) {
-            try await visit(request, context: context, next: next)
-        }
+        return try await visit(request, context: context, next: next)
     }
 
     private func visit(

@@ -23,12 +23,12 @@ struct DiaryController {
     func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let number: Int
         do { number = try FormInput.pageNumber(request) } catch {
-            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.diary.path)
+            return try ErrorPages.badRequest(renderer.for(context), error.message, backURL: Route.diary.path)
         }
         guard let profile = context.profileID else {
-            return try renderer.response(DiaryPageView(DiaryPage(watches: [], total: 0, page: number)))
+            return try renderer.for(context).response(DiaryPageView(DiaryPage(watches: [], total: 0, page: number)))
         }
-        return try renderer.response(DiaryPageView(try await diary.page(profile: profile, page: number)))
+        return try renderer.for(context).response(DiaryPageView(try await diary.page(profile: profile, page: number)))
     }
 
     struct LogForm: Decodable {
@@ -46,7 +46,7 @@ struct DiaryController {
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.titlePage(kind, String(id)))
         let rating: Int?
         do { rating = try FormInput.rating(form.rating) ?? nil } catch {
-            return try ErrorPages.badRequest(renderer, error.message, backURL: returnTo)
+            return try ErrorPages.badRequest(renderer.for(context), error.message, backURL: returnTo)
         }
         let note = form.note.flatMap { $0.isEmpty ? nil : $0 }
         var cookie: Cookie?
@@ -61,13 +61,13 @@ struct DiaryController {
             response = .redirect(
                 to: Route.back(to: returnTo, at: "diary"),
                 done: "“\(watch.title)”: \(watch.isRewatch ? "rewatch" : "watch") on \(WatchView.longDay(watch.day)) logged in your diary.", context)
-        case .invalid(let message): return try ErrorPages.badRequest(renderer, message, backURL: returnTo)
-        case .titleNotFound: return try ErrorPages.notFound(renderer, LibraryOutcome.titleNotFoundText(kind, id))
+        case .invalid(let message): return try ErrorPages.badRequest(renderer.for(context), message, backURL: returnTo)
+        case .titleNotFound: return try ErrorPages.notFound(renderer.for(context), LibraryOutcome.titleNotFoundText(kind, id))
         case .tooManyNewVisitors(let wait): throw VisitorThrottle.Refused(retryAfter: wait).httpError
         case .storageFailed:
             let fields = [("day", form.day), ("rating", form.rating), ("note", form.note), ("return_to", returnTo)]
             let retry = RetryForm(action: Route.logWatch(kind, id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
-            return try ErrorPages.retry(renderer, message: LibraryOutcome.saveFailedText(kind), form: retry)
+            return try ErrorPages.retry(renderer.for(context), message: LibraryOutcome.saveFailedText(kind), form: retry)
         }
         if let cookie { response.setCookie(cookie) }
         return response
@@ -85,9 +85,9 @@ struct DiaryController {
             let watch = try await diary.watch(profile: context.profileID, id: id)
         else { throw Self.watchNotFound }
         let returnTo = Route.safeReturnPath(request.uri.queryParameters["return_to"].map(String.init), fallback: Route.diary.path)
-        if edit { return try renderer.response(WatchEditPage(watch, returnTo: returnTo, now: diary.clock.now())) }
+        if edit { return try renderer.for(context).response(WatchEditPage(watch, returnTo: returnTo, now: diary.clock.now())) }
         let saved = try await actions.library.item(profile: context.profileID, movieID: Int(watch.itemID) ?? 0, kind: watch.kind) != nil
-        return try renderer.response(WatchDeletePage(watch, returnTo: returnTo, titleSaved: saved))
+        return try renderer.for(context).response(WatchDeletePage(watch, returnTo: returnTo, titleSaved: saved))
     }
 
     func save(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -99,7 +99,8 @@ struct DiaryController {
         func refused(_ message: String, _ status: HTTPResponse.Status) throws -> Response {
             watch.day = form.day ?? watch.day
             watch.note = form.note
-            return try renderer.response(WatchEditPage(watch, returnTo: returnTo, now: diary.clock.now(), error: message), status: status)
+            return try renderer.for(context).response(
+                WatchEditPage(watch, returnTo: returnTo, now: diary.clock.now(), error: message), status: status)
         }
         let rating: Int?
         do { rating = try FormInput.rating(form.rating) ?? watch.rating } catch { return try refused(error.message, .unprocessableContent) }

@@ -11,7 +11,7 @@ extension VisitorThrottle.Refused {
     }
 }
 
-extension PageRenderer {
+extension PageResponder {
     /// A failed library form as problem+json for `app.js` (which shows the dialog), or as a page:
     /// not found, the note form again, or the retry page (re-posting `retry` when given).
     func libraryFailure(
@@ -39,7 +39,7 @@ extension PageRenderer {
     }
 }
 
-extension PageRenderer {
+extension PageResponder {
     /// A form whose values make no sense (a flag that is not 1 or 0): 400 as problem+json for
     /// `app.js`, or a page leading back to where the form was.
     func unreadableForm(_ message: String, wantsJSON: Bool, backURL: String) throws -> Response {

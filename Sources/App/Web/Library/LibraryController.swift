@@ -24,15 +24,16 @@ struct LibraryController {
         let listName = query["list"] ?? LibraryList.all.rawValue
         guard let list = LibraryList(rawValue: listName) else {
             return try ErrorPages.badRequest(
-                renderer, "There is no list called “\(listName.prefix(40))”. Choose Favorites, Watched or All.", backURL: Route.libraryList(.all))
+                renderer.for(context), "There is no list called “\(listName.prefix(40))”. Choose Favorites, Watched or All.",
+                backURL: Route.libraryList(.all))
         }
         let page: Int
         do { page = try FormInput.pageNumber(query["page"]) } catch {
-            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.libraryList(list))
+            return try ErrorPages.badRequest(renderer.for(context), error.message, backURL: Route.libraryList(list))
         }
         let filter: LibraryFilter
         do { filter = try ListFilterView.parse { query[$0] } } catch {
-            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.libraryList(list))
+            return try ErrorPages.badRequest(renderer.for(context), error.message, backURL: Route.libraryList(list))
         }
         // The filter form sent without JavaScript names every field, empty or not: the clean address instead.
         if ListFilterView.carriesDefaults(query) {
@@ -40,7 +41,7 @@ struct LibraryController {
         }
         guard let profile = context.profileID else {
             let empty = LibraryPage(items: [], total: 0, page: page)
-            return try renderer.response(MyListsPage(list: list, filter: filter, genres: [], page: empty, renderer: renderer))
+            return try renderer.for(context).response(MyListsPage(list: list, filter: filter, genres: [], page: empty, renderer: renderer))
         }
         async let genreChoices = library.genres(profile: profile)
         let result = try await library.list(profile: profile, list: list, page: page, filter: filter)
@@ -49,7 +50,7 @@ struct LibraryController {
         // ranked once, not per request.
         let key = "my-lists|\(profile)|\(Route.libraryList(list, page: page, filter: filter))|\(ListingContext.identity(of: result.items))"
         let listing = ListingContext(items: result.items, kind: filter.kind, key: key, name: "my-lists")
-        return await renderer.listingResponse(PageParts(html), listing: listing, offers: offers, viewer: context.viewer)
+        return await renderer.for(context).listingResponse(PageParts(html), listing: listing, offers: offers)
     }
 
     struct ChangeForm: Decodable {
@@ -74,7 +75,7 @@ struct LibraryController {
                 note: form.note.map { .some($0) }, rating: try FormInput.rating(form.rating)
             )
         } catch {
-            return try renderer.unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
+            return try renderer.for(context).unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
         }
         change.madeAt = try FormInput.madeAt(request)
         if form.confirm != "1", let asked = try await askBeforeLosingNote(id, change, context, wantsJSON: wantsJSON, returnTo: returnTo) {
@@ -89,7 +90,7 @@ struct LibraryController {
         // Without JavaScript, Retry posts the same change again.
         let fields = [("favorite", form.favorite), ("watched", form.watched), ("note", form.note), ("return_to", returnTo)]
         let retry = RetryForm(action: Route.saveMovie.link(id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
-        if let failure = try renderer.libraryFailure(
+        if let failure = try renderer.for(context).libraryFailure(
             outcome, kind: .movie, id: id, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, note: form.note
         ) {
             return failure
@@ -118,7 +119,7 @@ struct LibraryController {
         let page = ConfirmRemovePage(
             title: item.title, message: RemovalText.unwatching(title: item.title, item: item), actionURL: Route.removeMovie.link(id),
             returnTo: returnTo, cancelURL: Route.back(to: returnTo, movie: id), unwatching: true)
-        guard wantsJSON else { return try renderer.response(page) }
+        guard wantsJSON else { return try renderer.for(context).response(page) }
         struct Question: Encodable {
             let type = "about:blank", title = "Confirm", status = 409
             let detail: String
@@ -131,10 +132,10 @@ struct LibraryController {
         let id = try MoviesController.movieID(context)
         let returnTo = Route.safeReturnPath(request.uri.queryParameters["return_to"].map(String.init), fallback: Route.libraryList(.all))
         guard let item = try await library.item(profile: context.profileID, movieID: id) else {
-            return try ErrorPages.notFound(renderer, "This film isn’t in your lists.")
+            return try ErrorPages.notFound(renderer.for(context), "This film isn’t in your lists.")
         }
         let watches = try await actions.diary.watches(profile: context.profileID, kind: .movie, itemID: String(id)).count
-        return try renderer.response(
+        return try renderer.for(context).response(
             ConfirmRemovePage(
                 title: item.title, message: RemovalText.movie(title: item.title, item: item, watches: watches),
                 actionURL: Route.removeMovie.link(id), returnTo: returnTo, cancelURL: Route.back(to: returnTo, movie: id)))
@@ -150,7 +151,7 @@ struct LibraryController {
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.libraryList(.all))
         let wantsJSON = FormInput.wantsJSON(request)
         let outcome = await actions.remove(id, kind: .movie, profile: context.profileID, madeAt: try FormInput.madeAt(request))
-        if let failure = try renderer.libraryFailure(
+        if let failure = try renderer.for(context).libraryFailure(
             outcome, kind: .movie, id: id, wantsJSON: wantsJSON, retry: nil, returnTo: returnTo, note: nil
         ) {
             return failure

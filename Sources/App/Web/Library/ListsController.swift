@@ -1,10 +1,11 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// Custom lists: the index and a new-list form, a list's page (its titles in the person's order,
 /// moved up and down, taken out; renamed, described, shared, deleted) and a title page's
 /// "Add to list". Every form posts and redirects back, the same with and without JavaScript;
-/// another person's list is a 404. The shared page is in `ListsController+Shared`.
+/// another person's list is a 404. `shared` answers a shared list's public link.
 struct ListsController {
     let lists: CustomListService
     let sessions: SessionService
@@ -28,7 +29,7 @@ struct ListsController {
     }
 
     func index(_ context: AppRequestContext) async throws -> Response {
-        try renderer.response(ListsIndexPage(try await lists.lists(profile: context.profileID)))
+        try renderer.for(context).response(ListsIndexPage(try await lists.lists(profile: context.profileID)))
     }
 
     struct ListForm: Decodable {
@@ -41,7 +42,7 @@ struct ListsController {
         func refused(_ error: CustomListError) async throws -> Response {
             let fields = ListFormFields(name: form.name ?? "", description: form.description ?? "", error: error)
             let page = ListsIndexPage(try await lists.lists(profile: context.profileID), form: fields)
-            return try renderer.response(page, status: error.isStorage ? .serviceUnavailable : .unprocessableContent)
+            return try renderer.for(context).response(page, status: error.isStorage ? .serviceUnavailable : .unprocessableContent)
         }
         do {
             _ = try CustomListError.validatedName(form.name)
@@ -67,10 +68,10 @@ struct ListsController {
         let id = try listID(context)
         let number: Int
         do { number = try FormInput.pageNumber(request) } catch {
-            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.lists.path)
+            return try ErrorPages.badRequest(renderer.for(context), error.message, backURL: Route.lists.path)
         }
         guard let page = try await lists.page(profile: context.profileID, id: id, page: number) else { throw Self.notFound }
-        return try renderer.response(CustomListPageView(page))
+        return try renderer.for(context).response(CustomListPageView(page))
     }
 
     func save(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -83,14 +84,14 @@ struct ListsController {
         } catch let error as CustomListError {
             guard let page = try await lists.page(profile: profile, id: id, page: 1) else { throw Self.notFound }
             let fields = ListFormFields(name: form.name ?? "", description: form.description ?? "", error: error)
-            return try renderer.response(
+            return try renderer.for(context).response(
                 CustomListPageView(page, form: fields), status: error.isStorage ? .serviceUnavailable : .unprocessableContent)
         }
     }
 
     func confirmDelete(_ context: AppRequestContext) async throws -> Response {
         guard let list = try await lists.list(profile: context.profileID, id: try listID(context)) else { throw Self.notFound }
-        return try renderer.response(ConfirmDeleteListPage(list))
+        return try renderer.for(context).response(ConfirmDeleteListPage(list))
     }
 
     func delete(_ context: AppRequestContext) async throws -> Response {
@@ -123,12 +124,13 @@ struct ListsController {
         let form = try await FormInput.decode(ItemForm.self, request, context)
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.customListPage(id))
         guard let kind = form.kind.flatMap(MediaKind.init(rawValue:)), let itemID = form.item, !itemID.isEmpty, itemID.count <= 20 else {
-            return try ErrorPages.badRequest(renderer, "The form did not say which title to change.", backURL: returnTo)
+            return try ErrorPages.badRequest(renderer.for(context), "The form did not say which title to change.", backURL: returnTo)
         }
         guard let profile = context.profileID else { throw Self.notFound }
         if move {
             guard let to = form.to.flatMap({ Int($0) }), (1...CustomListError.itemLimit).contains(to) else {
-                return try ErrorPages.badRequest(renderer, "“\(form.to?.prefix(20) ?? "")” is not a place in the list.", backURL: returnTo)
+                return try ErrorPages.badRequest(
+                    renderer.for(context), "“\(form.to?.prefix(20) ?? "")” is not a place in the list.", backURL: returnTo)
             }
             switch try await lists.move(profile: profile, id: id, kind: kind, itemID: itemID, to: to) {
             case .noList: throw Self.notFound
@@ -155,7 +157,7 @@ struct ListsController {
         let form = try await FormInput.decode(AddForm.self, request, context)
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.titlePage(kind, String(titleID)))
         guard let listID = form.list.flatMap(UUID.init(uuidString:)) else {
-            return try ErrorPages.badRequest(renderer, "Choose one of your lists to add it to.", backURL: returnTo)
+            return try ErrorPages.badRequest(renderer.for(context), "Choose one of your lists to add it to.", backURL: returnTo)
         }
         switch await actions.addToList(listID, kind: kind, id: titleID, profile: context.profileID) {
         case .done(.noList): throw Self.notFound
@@ -163,11 +165,11 @@ struct ListsController {
             let name = try await lists.list(profile: context.profileID, id: listID)?.name ?? ""
             return .redirect(to: Route.back(to: returnTo, at: "lists"), done: "“\(item.title)” is in your list “\(name)”.", context)
         case .done(.notInList): return .redirect(to: Route.back(to: returnTo, at: "lists"), type: .normal)
-        case .invalid(let message): return try ErrorPages.badRequest(renderer, message, backURL: returnTo)
-        case .titleNotFound: return try ErrorPages.notFound(renderer, LibraryOutcome.titleNotFoundText(kind, titleID))
+        case .invalid(let message): return try ErrorPages.badRequest(renderer.for(context), message, backURL: returnTo)
+        case .titleNotFound: return try ErrorPages.notFound(renderer.for(context), LibraryOutcome.titleNotFoundText(kind, titleID))
         case .storageFailed:
             let retry = RetryForm(action: Route.addToList(kind, titleID), fields: [("list", listID.uuidString), ("return_to", returnTo)])
-            return try ErrorPages.retry(renderer, message: ErrorTexts.saveFailed, form: retry)
+            return try ErrorPages.retry(renderer.for(context), message: ErrorTexts.saveFailed, form: retry)
         }
     }
 
@@ -177,4 +179,38 @@ struct ListsController {
     }
 
     static let notFound = HTTPError(.notFound, message: CustomListError.notFoundMessage)
+}
+
+/// A shared list's page: anyone with the link, no account and no cookie. It shows the list and
+/// its titles only (no owner, no other list, no CSRF token: it has no forms of its own), asks
+/// search engines to stay out (`noindex` in the page and `X-Robots-Tag`), and may be kept by any
+/// cache (`public`) but is revalidated on every use (`no-cache` with an `ETag`), so a revoked
+/// link stops working at once while an unchanged page costs a 304.
+extension ListsController {
+    func shared(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        guard let token = context.parameters.get("id") else { throw Self.sharedNotFound }
+        let number: Int
+        do { number = try FormInput.pageNumber(request) } catch { throw HTTPError(.badRequest, message: error.message) }
+        guard let list = try await lists.sharedPage(token: token, page: number) else { throw Self.sharedNotFound }
+        let html = try renderer.html(SharedListPageView(list, token: token))
+        let etag = "\"" + Hex.string(TextDigest.sha256(html).prefix(16)) + "\""
+        var headers = HTTPFields(Self.sharedFields)
+        // The validator of the bytes this request gets: a 304 names the answer it stands for.
+        let served =
+            CompressionMiddleware.compresses(request, bytes: html.utf8.count) ? CompressionMiddleware.gzipValidator(etag) : etag
+        if request.headers.value(.ifNoneMatch)?.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == served }) == true {
+            headers[.eTag] = served
+            CompressionMiddleware.addVary(&headers)
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.eTag] = etag
+        // Nobody's: no token in its (layout's) forms, nobody signed in in its header.
+        return PageParts(html).response(for: PageVisitor(), headers: headers)
+    }
+
+    static let sharedNotFound = HTTPError(.notFound, message: CustomListError.sharedNotFoundMessage)
+    /// Every answer's fields, made once.
+    static let sharedFields: [HTTPField] = [
+        HTTPField(name: .cacheControl, value: "public, no-cache"), HTTPField(name: HTTPField.Name("X-Robots-Tag")!, value: "noindex, nofollow"),
+    ]
 }

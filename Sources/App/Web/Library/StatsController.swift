@@ -13,8 +13,8 @@ struct StatsController {
     func page(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let year: Int?
         do { year = try ReviewYear.parse(request.uri.queryParameters["year"].map(String.init)) } catch {
-            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.statisticsPage())
+            return try ErrorPages.badRequest(renderer.for(context), error.message, backURL: Route.statisticsPage())
         }
-        return try renderer.response(StatsPageView(try await statistics.statistics(profile: context.profileID, year: year)))
+        return try renderer.for(context).response(StatsPageView(try await statistics.statistics(profile: context.profileID, year: year)))
     }
 }

@@ -37,7 +37,7 @@ struct MoviesController {
                     ? "“\(yearParameter.prefix(40))” is not a year. Pick a year between \(MovieCatalog.firstYear) and \(latest)."
                     : "There are no films for \(yearParameter) yet. Pick a year between \(MovieCatalog.firstYear) and \(latest)."
                 let page = MoviesPage(year: currentYear, currentYear: currentYear, cards: [], source: nil, error: message)
-                return try renderer.response(page, status: .badRequest)
+                return try renderer.for(context).response(page, status: .badRequest)
             }
             year = parsed
         }
@@ -55,11 +55,11 @@ struct MoviesController {
         }
         guard let profile = context.profileID else {
             let page = try sharedPages.page(key) { try render([:]) }
-            return await renderer.listingResponse(page.parts, listing: page.listing, offers: offers, viewer: context.viewer)
+            return await renderer.for(context).listingResponse(page.parts, listing: page.listing, offers: offers)
         }
         // The person's page: their state on each card (cards are kept by what they show, `CardFragments`).
         let made = try render(try await library.states(profile: profile, movieIDs: list.movies.map(\.id)))
-        return await renderer.listingResponse(PageParts(made.html), listing: made.listing, offers: offers, viewer: context.viewer)
+        return await renderer.for(context).listingResponse(PageParts(made.html), listing: made.listing, offers: offers)
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -68,7 +68,7 @@ struct MoviesController {
         switch await titles.movie(id, profile: profile) {
         case .found(let movie, let source):
             return try await titlePages.response(
-                "movie|\(id)", source: source.identity, profile: profile, offers: OfferContext(movie: movie), viewer: context.viewer
+                "movie|\(id)", source: source.identity, profile: profile, offers: OfferContext(movie: movie), responder: renderer.for(context)
             ) { [library, actions, renderer, clock] in
                 async let saved = library.item(profile: profile, movieID: id)
                 let personal = try await actions.personalState(.movie, id, profile: profile)
@@ -76,10 +76,10 @@ struct MoviesController {
             }
         case .notFound:
             return try ErrorPages.notFound(
-                renderer,
+                renderer.for(context),
                 "This film isn’t in the film catalogue: it may have been removed, or the link is mistyped. Search for it by name, or browse Movies.")
         case .unavailable:
-            return try ErrorPages.fetchFailed(renderer, retryURL: Route.movie.link(id))
+            return try ErrorPages.fetchFailed(renderer.for(context), retryURL: Route.movie.link(id))
         }
     }
 
@@ -88,10 +88,10 @@ struct MoviesController {
         let id = try Self.movieID(context)
         let returnTo = Route.safeReturnPath(request.uri.queryParameters["return_to"].map(String.init), fallback: Route.movie.link(id))
         guard let saved = try await library.item(profile: context.profileID, movieID: id) else {
-            return try ErrorPages.notFound(renderer, "This film isn’t in your lists, so it has no note yet. Mark it as watched first.")
+            return try ErrorPages.notFound(renderer.for(context), "This film isn’t in your lists, so it has no note yet. Mark it as watched first.")
         }
         let page = NotePage(id: id, title: saved.title, note: saved.note ?? "", returnTo: returnTo, error: nil)
-        return try renderer.response(page)
+        return try renderer.for(context).response(page)
     }
 
     static func movieID(_ context: AppRequestContext) throws -> Int {

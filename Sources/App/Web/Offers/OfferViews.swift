@@ -108,16 +108,16 @@ enum SponsoredSlots {
     }
 }
 
-extension PageRenderer {
+extension PageResponder {
     /// A rendered listing with this visitor's sponsored cards in its slots.
-    func listingResponse(_ parts: PageParts, listing: ListingContext, offers: OfferService, viewer: OfferViewer) async -> Response {
+    func listingResponse(_ parts: PageParts, listing: ListingContext, offers: OfferService) async -> Response {
         let slots = parts.sponsoredSlots
         let chosen = slots > 0 ? await offers.forListing(listing, slots: slots, viewer: viewer) : []
-        return parts.response(cards: chosen.compactMap { try? sponsoredCards.html($0, renderer: self) })
+        return response(parts, cards: chosen.compactMap { try? renderer.sponsoredCards.html($0, renderer: renderer) })
     }
 
-    func listingResponse(_ page: some Page, listing: ListingContext, offers: OfferService, viewer: OfferViewer) async throws -> Response {
-        await listingResponse(PageParts(try html(page)), listing: listing, offers: offers, viewer: viewer)
+    func listingResponse(_ page: some Page, listing: ListingContext, offers: OfferService) async throws -> Response {
+        await listingResponse(PageParts(try renderer.html(page)), listing: listing, offers: offers)
     }
 }
 

@@ -26,7 +26,7 @@ struct OffersController {
         guard let raw = context.parameters.get("id"), raw.count <= 12, let id = Int(raw), id > 0,
             let offer = try await offers.liveOffer(id)
         else {
-            return try ErrorPages.notFound(renderer, "This offer has ended or does not exist. Browse the films for current offers.")
+            return try ErrorPages.notFound(renderer.for(context), "This offer has ended or does not exist. Browse the films for current offers.")
         }
         let titleRef = request.uri.queryParameters["title"].flatMap { TitleRef(String($0)) }
         if FetchMetadata(request.headers).isCrossSiteSubresource {
@@ -44,7 +44,7 @@ struct OffersController {
             let destination = await offers.clickThrough(
                 offer, title: await resolve(titleRef), placement: placement, listing: listing, viewer: context.viewer)
         else {
-            return try ErrorPages.notFound(renderer, "This offer has no valid shop address.")
+            return try ErrorPages.notFound(renderer.for(context), "This offer has no valid shop address.")
         }
         var response = Response.redirect(to: destination.absoluteString, type: .normal)
         response.headers[.cacheControl] = "no-store"

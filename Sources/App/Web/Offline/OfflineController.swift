@@ -49,7 +49,7 @@ struct OfflineController {
             headers[.cacheControl] = "no-cache"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: worker))
         }
-        router.on(Route.offline) { _, _ in try renderer.response(OfflinePage()) }
+        router.on(Route.offline) { _, context in try renderer.for(context).response(OfflinePage()) }
         router.on(Route.offlinePlan) { _, context in
             try JSONAnswer.ok(try await OfflinePlan.make(profile: context.profileID, library: library, lists: lists, search: search))
         }

@@ -28,13 +28,13 @@ struct SearchController {
             query = try SearchQuery(raw)
         } catch {
             let page = SearchPage(query: String(raw.prefix(SearchQuery.maxLength)), messages: [SearchMessage(.error, error.message)])
-            return try renderer.response(page, status: .badRequest)
+            return try renderer.for(context).response(page, status: .badRequest)
         }
         switch await search.search(query) {
         case .failed(let error):
             logger.notice("search failed", metadata: ["error": "\(error)"])
             let page = SearchPage(query: query.text, messages: [Self.failureMessage(error, retryURL: Route.searchFor(query.text))])
-            return try renderer.response(page, status: .serviceUnavailable)
+            return try renderer.for(context).response(page, status: .serviceUnavailable)
         case .results(let result):
             // A search another site linked or embedded (`FetchMetadata.isOwnRequest`) is shown but
             // does not replace the person's last search; nor does the offline worker keeping an
@@ -65,7 +65,7 @@ struct SearchController {
         // The person's writes (their last and recent searches) come first; the page then shows them.
         let (history, messages) = await record(result, of: query, context, remember: remember, visitorHistory: visitorHistory)
         let made = try await render(result, of: query, context, done: done, messages: messages, history: history)
-        var response = await renderer.listingResponse(PageParts(made.html), listing: made.listing, offers: offers, viewer: context.viewer)
+        var response = await renderer.for(context).listingResponse(PageParts(made.html), listing: made.listing, offers: offers)
         for cookie in cookies { response.setCookie(cookie) }
         return response
     }
@@ -141,16 +141,16 @@ struct SearchController {
             logger.error("reading the last search failed", metadata: ["error": "\(error)"])
             let page = SearchPage(
                 query: "", messages: [SearchMessage(.error, "Your last search could not be loaded just now. You can still search.")])
-            return try renderer.response(page, status: .serviceUnavailable)
+            return try renderer.for(context).response(page, status: .serviceUnavailable)
         }
         let history = context.profileID == nil ? VisitorSearches.read(request, context) : await recent(context)
         guard let last else {
             if await search.isOnline() {
                 let page = SearchPage(query: "", messages: [SearchMessage(.welcome, SearchPage.welcome, heading: "Find a film or a show")])
-                return try renderer.response(page.withHistory(history, returnTo: Route.search.path))
+                return try renderer.for(context).response(page.withHistory(history, returnTo: Route.search.path))
             }
             let page = SearchPage(query: "", messages: [SearchMessage(.error, SearchPage.offlineNoSearch, heading: "No connection")])
-            return try renderer.response(page.withHistory(history, returnTo: Route.search.path), status: .serviceUnavailable)
+            return try renderer.for(context).response(page.withHistory(history, returnTo: Route.search.path), status: .serviceUnavailable)
         }
         let saved = try await library.item(profile: context.profileID, movieID: last.movie.id)
         let best = BestMatchView(movie: last.movie, details: last.details, saved: saved, returnTo: Route.search.path)
@@ -158,7 +158,7 @@ struct SearchController {
             query: last.query, messages: [SearchMessage(.info, "Your last search, “\(last.query)”, on", moment: Moment(last.searchedAt))],
             bestHeading: "Your last search", best: best, flash: Self.flash(best, done: done)
         ).withHistory(history, returnTo: Route.search.path)
-        return try renderer.response(page)
+        return try renderer.for(context).response(page)
     }
 
     /// What the no-JavaScript collection button did, confirmed against the database: a link cannot
@@ -173,5 +173,59 @@ struct SearchController {
 
     static func failureMessage(_ error: UpstreamError, retryURL: String? = nil) -> SearchMessage {
         SearchMessage(.error, SearchTexts.failure(error), heading: ErrorTexts.title, retryURL: retryURL)
+    }
+}
+
+/// Recent searches: each answered search of a person with a profile joins them; each can be run
+/// again (a link) or removed (a form).
+extension SearchController {
+    struct RemoveRecentForm: Decodable {
+        var return_to: String?
+    }
+
+    /// The person's recent searches; a failed read lists none (the rest of the page still works).
+    func recent(_ context: AppRequestContext) async -> [SearchHistoryEntry] {
+        do {
+            return try await search.recentSearches(profile: context.profileID)
+        } catch {
+            logger.error("reading recent searches failed", metadata: ["error": "\(error)"])
+            return []
+        }
+    }
+
+    /// Records the search and returns the recent searches after it. A failed write loses only this
+    /// entry of the history; the search itself was answered.
+    func record(_ query: SearchQuery, profile: UUID, _ context: AppRequestContext) async -> [SearchHistoryEntry] {
+        do {
+            return try await search.recordInHistory(query, profile: profile)
+        } catch {
+            logger.error("recording the search in the history failed", metadata: ["error": "\(error)"])
+            return await recent(context)
+        }
+    }
+
+    func removeRecent(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let form = try await FormInput.decode(RemoveRecentForm.self, request, context)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.search.path)
+        let wantsJSON = FormInput.wantsJSON(request)
+        guard let raw = context.parameters.get("id"), let id = UUID(uuidString: raw) else {
+            return try notRecent(wantsJSON, context)
+        }
+        if context.profileID == nil {
+            // A visitor without a profile: the list is their cookie.
+            let entries = VisitorSearches.read(request, context)
+            guard entries.contains(where: { $0.id == id }) else { return try notRecent(wantsJSON, context) }
+            var response: Response = wantsJSON ? .init(status: .noContent) : .redirect(to: returnTo, type: .normal)
+            response.setCookie(VisitorSearches.cookie(entries.filter { $0.id != id }, context))
+            return response
+        }
+        guard try await search.removeFromHistory(id, profile: context.profileID) else { return try notRecent(wantsJSON, context) }
+        return wantsJSON ? .init(status: .noContent) : .redirect(to: returnTo, type: .normal)
+    }
+
+    private func notRecent(_ wantsJSON: Bool, _ context: AppRequestContext) throws -> Response {
+        let message = "That search is not among your recent searches (it may have been removed already)."
+        if wantsJSON { return try JSONAnswer.error(.notFound, message) }
+        return try ErrorPages.notFound(renderer.for(context), message)
     }
 }

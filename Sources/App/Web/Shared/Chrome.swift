@@ -22,9 +22,6 @@ struct Chrome {
     /// Search engines are asked not to index or follow the page (a shared list's link is private to whoever has it).
     var noindex = false
     let paths = NavPaths()
-    /// The header's account link: the signed-in name, or "Sign in" for a visitor.
-    let accountLabel: String
-    let signedIn: Bool
 
     init(_ title: String, tab: Tab?, notice: SourceNotice? = nil, retryURL: String? = nil, bodyClass: String? = nil, tvCredit: Bool = false) {
         pageTitle = title
@@ -32,8 +29,6 @@ struct Chrome {
         noticeRetryURL = notice == nil ? nil : retryURL
         self.bodyClass = bodyClass
         self.tvCredit = tvCredit
-        signedIn = RequestScope.signedInAs != nil
-        accountLabel = RequestScope.signedInAs ?? "Sign in"
         switch tab {
         case .movies: isMovies = true
         case .search: isSearch = true
@@ -77,8 +72,6 @@ extension Chrome: MustacheParent {
         case "tvCredit": tvCredit
         case "noindex": noindex
         case "paths": paths
-        case "accountLabel": accountLabel
-        case "signedIn": signedIn
         default: nil
         }
     }

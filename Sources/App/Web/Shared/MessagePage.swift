@@ -31,19 +31,19 @@ struct MessagePage: Page {
 }
 
 enum ErrorPages {
-    static func notFound(_ renderer: PageRenderer, _ message: String) throws -> Response {
+    static func notFound(_ renderer: PageResponder, _ message: String) throws -> Response {
         let page = MessagePage(chrome: Chrome("Not found", tab: nil), heading: "Not found", message: message, retryURL: nil, backURL: Route.home.path)
         return try renderer.response(page, status: .notFound)
     }
 
-    static func badRequest(_ renderer: PageRenderer, _ message: String, backURL: String = Route.home.path) throws -> Response {
+    static func badRequest(_ renderer: PageResponder, _ message: String, backURL: String = Route.home.path) throws -> Response {
         let page = MessagePage(
             chrome: Chrome("Check your request", tab: nil), heading: "Check your request", message: message, retryURL: nil, backURL: backURL)
         return try renderer.response(page, status: .badRequest)
     }
 
     /// An action failed: the retry dialog as a page, whose Retry posts the same action again.
-    static func retry(_ renderer: PageRenderer, message: String, form: RetryForm) throws -> Response {
+    static func retry(_ renderer: PageResponder, message: String, form: RetryForm) throws -> Response {
         let page = MessagePage(
             chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: message, retryURL: nil,
             backURL: Route.safeReturnPath(form.fields.first { $0.name == "return_to" }?.value, fallback: Route.home.path), retryForm: form
@@ -52,7 +52,7 @@ enum ErrorPages {
     }
 
     /// Upstream failed and nothing is known: the retry page (503, so nobody caches it).
-    static func fetchFailed(_ renderer: PageRenderer, retryURL: String) throws -> Response {
+    static func fetchFailed(_ renderer: PageResponder, retryURL: String) throws -> Response {
         let page = MessagePage(
             chrome: Chrome(ErrorTexts.title, tab: nil), heading: ErrorTexts.title, message: ErrorTexts.fetchFailed, retryURL: retryURL,
             backURL: Route.home.path)

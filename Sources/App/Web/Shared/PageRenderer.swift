@@ -39,13 +39,14 @@ struct PageRenderer: Sendable {
     }
 
     func html<P: Page>(_ page: P) throws -> String {
+        LookupCheck.check(page: page)
         guard let html = library.render(page, withTemplate: P.template) else { throw RenderError.missingTemplate(P.template) }
         return html
     }
 
-    /// The page with the request's CSRF token in its forms (see `PageParts`).
-    func response(_ page: some Page, status: HTTPResponse.Status = .ok) throws -> Response {
-        PageParts(try html(page)).response(status: status)
+    /// The renderer answering one request: its pages are filled in for the request's visitor.
+    func `for`(_ context: AppRequestContext) -> PageResponder {
+        PageResponder(renderer: self, visitor: context.pageVisitor, viewer: context.viewer)
     }
 
     static func htmlResponse(_ body: ResponseBody, status: HTTPResponse.Status = .ok) -> Response {
@@ -54,5 +55,22 @@ struct PageRenderer: Sendable {
         // Every page carries the person's own state and a CSRF token: never kept by a shared cache or on disk.
         headers[.cacheControl] = "no-store, private"
         return Response(status: status, headers: headers, body: body)
+    }
+}
+
+/// Pages answered for one visitor (`PageRenderer.for(_:)`): their form token and the header's
+/// account link are the visitor's, handed over as a value.
+struct PageResponder: Sendable {
+    let renderer: PageRenderer
+    let visitor: PageVisitor
+    /// Who the page's offers are counted for.
+    let viewer: OfferViewer
+
+    func response(_ page: some Page, status: HTTPResponse.Status = .ok) throws -> Response {
+        PageParts(try renderer.html(page)).response(for: visitor, status: status)
+    }
+
+    func response(_ parts: PageParts, cards: [String] = [], status: HTTPResponse.Status = .ok) -> Response {
+        parts.response(for: visitor, cards: cards, status: status)
     }
 }

@@ -19,7 +19,7 @@ struct TitlePages: Sendable {
     /// (`CatalogSource.identity`); `render` gives the page with `PageParts.sponsoredMarker` where
     /// the offers go.
     func response(
-        _ page: String, source: String, profile: UUID?, offers made: @autoclosure () -> OfferContext, viewer: OfferViewer,
+        _ page: String, source: String, profile: UUID?, offers made: @autoclosure () -> OfferContext, responder: PageResponder,
         render: @escaping @Sendable () async throws -> String
     ) async throws -> Response {
         let context = contexts.context("\(page)|\(source)", make: made)
@@ -28,8 +28,8 @@ struct TitlePages: Sendable {
             profile == nil
             ? try await sharedPages.page(SharedPageKey(page: page, source: source)) { (try await render(), listing) }.parts
             : PageParts(try await render())
-        let chosen = await offers.forTitle(context, viewer: viewer)
-        return parts.response(cards: [try sections.html(chosen, title: context.title, renderer: renderer)])
+        let chosen = await offers.forTitle(context, viewer: responder.viewer)
+        return responder.response(parts, cards: [try sections.html(chosen, title: context.title, renderer: renderer)])
     }
 }
 

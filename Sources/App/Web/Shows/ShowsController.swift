@@ -30,7 +30,8 @@ struct ShowsController {
         let query = request.uri.queryParameters
         if let q = try FormInput.queryFields(request)["q"], !q.trimmingCharacters(in: .whitespaces).isEmpty {
             guard TextRules.length(q) <= Self.maxQueryLength else {
-                return try ErrorPages.badRequest(renderer, "Search for at most \(Self.maxQueryLength) characters.", backURL: Route.showsPage(1))
+                return try ErrorPages.badRequest(
+                    renderer.for(context), "Search for at most \(Self.maxQueryLength) characters.", backURL: Route.showsPage(1))
             }
             let result = await shows.search(q)
             let view = Listed(shows: result.shows, source: result.source, query: result.query, page: nil, isEnd: true, name: "tv-search")
@@ -39,7 +40,8 @@ struct ShowsController {
         let pageText = query["page"].map(String.init) ?? "1"
         guard let page = Int(pageText), (1...ShowCatalog.maxPage).contains(page) else {
             return try ErrorPages.badRequest(
-                renderer, "“\(pageText.prefix(20))” is not a page of the TV index (1 to \(ShowCatalog.maxPage)).", backURL: Route.showsPage(1))
+                renderer.for(context), "“\(pageText.prefix(20))” is not a page of the TV index (1 to \(ShowCatalog.maxPage)).",
+                backURL: Route.showsPage(1))
         }
         let result = await shows.page(page)
         let view = Listed(shows: result.shows, source: result.source, query: nil, page: page, isEnd: result.isEnd, name: "tv-shows-page-\(page)")
@@ -49,7 +51,7 @@ struct ShowsController {
     func favorites(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let page: Int
         do { page = try FormInput.pageNumber(request) } catch {
-            return try ErrorPages.badRequest(renderer, error.message, backURL: Route.showFavorites.path)
+            return try ErrorPages.badRequest(renderer.for(context), error.message, backURL: Route.showFavorites.path)
         }
         let profile = context.profileID
         let result = try await library.list(profile: profile, list: .favorites, page: page, kind: .show)
@@ -58,7 +60,7 @@ struct ShowsController {
         let key = profile.map { "tv-favorites|\($0)|\(page)|\(ListingContext.identity(of: result.items))" }
         let listing = ListingContext(items: result.items, kind: .show, key: key, name: "tv-favorites")
         let html = try renderer.html(ShowFavoritesPage(cards: cards, page: result))
-        return await renderer.listingResponse(PageParts(html), listing: listing, offers: offers, viewer: context.viewer)
+        return await renderer.for(context).listingResponse(PageParts(html), listing: listing, offers: offers)
     }
 
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -67,7 +69,7 @@ struct ShowsController {
         switch await titles.show(id, profile: profile) {
         case .found(let show, let source):
             return try await titlePages.response(
-                "show|\(id)", source: source.identity, profile: profile, offers: OfferContext(show: show), viewer: context.viewer
+                "show|\(id)", source: source.identity, profile: profile, offers: OfferContext(show: show), responder: renderer.for(context)
             ) { [library, actions, renderer] in
                 async let saved = library.item(profile: profile, movieID: id, kind: .show)
                 let personal = try await actions.personalState(.show, id, profile: profile)
@@ -76,11 +78,11 @@ struct ShowsController {
             }
         case .notFound:
             return try ErrorPages.notFound(
-                renderer,
+                renderer.for(context),
                 "This show isn’t in the TV catalogue: it may have been removed, or the link is mistyped. Search TV Shows by name, or browse the index."
             )
         case .unavailable:
-            return try ErrorPages.fetchFailed(renderer, retryURL: Route.show.link(id))
+            return try ErrorPages.fetchFailed(renderer.for(context), retryURL: Route.show.link(id))
         }
     }
 
@@ -102,7 +104,7 @@ struct ShowsController {
             rating = try FormInput.rating(form.rating)
             favorite = try FormInput.flag(form.favorite, "favorite") ?? (rating == nil ? true : nil)
         } catch {
-            return try renderer.unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
+            return try renderer.for(context).unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
         }
         var cookie: Cookie?
         let outcome = await actions.saveShow(
@@ -114,7 +116,7 @@ struct ShowsController {
         }
         let fields = [("favorite", favorite.map { $0 ? "1" : "0" }), ("rating", form.rating), ("return_to", returnTo)]
         let retry = RetryForm(action: Route.saveShow.link(id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
-        if let failure = try renderer.libraryFailure(
+        if let failure = try renderer.for(context).libraryFailure(
             outcome, kind: .show, id: id, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, note: nil
         ) {
             return failure
@@ -136,12 +138,12 @@ struct ShowsController {
         let id = try showID(context)
         let returnTo = Route.safeReturnPath(request.uri.queryParameters["return_to"].map(String.init), fallback: Route.showFavorites.path)
         guard let item = try await library.item(profile: context.profileID, movieID: id, kind: .show) else {
-            return try ErrorPages.notFound(renderer, "This show isn’t in your favorites.")
+            return try ErrorPages.notFound(renderer.for(context), "This show isn’t in your favorites.")
         }
         let page = ConfirmRemovePage(
             title: item.title, message: RemovalText.show(title: item.title, rating: item.rating), actionURL: Route.removeShow.link(id),
             returnTo: returnTo, cancelURL: Route.back(to: returnTo, show: id), kindLabel: "TV show")
-        return try renderer.response(page)
+        return try renderer.for(context).response(page)
     }
 
     struct RemoveForm: Decodable {
@@ -155,7 +157,7 @@ struct ShowsController {
         let wantsJSON = FormInput.wantsJSON(request)
         let outcome = await actions.remove(id, kind: .show, profile: context.profileID, madeAt: try FormInput.madeAt(request))
         let retry = RetryForm(action: Route.removeShow.link(id), fields: [("return_to", returnTo)])
-        if let failure = try renderer.libraryFailure(
+        if let failure = try renderer.for(context).libraryFailure(
             outcome, kind: .show, id: id, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, note: nil
         ) {
             return failure
@@ -174,4 +176,38 @@ struct ShowsController {
 struct ShowStateJSON: Encodable {
     let saved: Bool
     var rating: Int? = nil
+}
+
+extension ShowsController {
+    /// A page of TVMaze's shows (the index or a name search) as drawn from one catalogue answer.
+    struct Listed: Sendable {
+        let shows: [Show]
+        let source: CatalogSource
+        let query: String?
+        let page: Int?
+        let isEnd: Bool
+        /// The listing's name in a sponsored card's click.
+        let name: String
+    }
+
+    /// The page with the person's favorites marked on its cards (every visitor without a profile
+    /// gets one page per catalogue answer, `Caches.sharedPages`), and this visitor's sponsored cards.
+    func listing(_ view: Listed, returnTo: String, _ context: AppRequestContext) async throws -> Response {
+        let key = SharedPageKey(page: returnTo, source: view.source.identity)
+        @Sendable func render(_ saved: Set<Int>) throws -> (html: String, listing: ListingContext) {
+            let cards = view.shows.map { renderer.card(ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo)) }
+            let page = ShowsPage(cards: cards, source: view.source, query: view.query, page: view.page, isEnd: view.isEnd)
+            return (
+                try renderer.html(page), ListingContext(shows: view.shows, kind: .show, key: "\(returnTo)|\(view.source.identity)", name: view.name)
+            )
+        }
+        guard let profile = context.profileID else {
+            let page = try sharedPages.page(key) { try render([]) }
+            return await renderer.for(context).listingResponse(page.parts, listing: page.listing, offers: offers)
+        }
+        // A show's row may hold only a rating: TV Favorites are the rows marked favorite.
+        let states = try await library.states(profile: profile, movieIDs: view.shows.map(\.id), kind: .show)
+        let made = try render(Set(states.filter(\.value.favorite).keys))
+        return await renderer.for(context).listingResponse(PageParts(made.html), listing: made.listing, offers: offers)
+    }
 }
