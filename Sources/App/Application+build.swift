@@ -62,8 +62,9 @@ let httpConfiguration = HTTP1Channel.Configuration(
 public func buildRouter(services: AppServices) async throws -> Router<AppRequestContext> {
     let renderer = try await PageRenderer.load()
     let router = Router(context: AppRequestContext.self)
+    let caches = Caches(metrics: services.metrics)
     router.add(middleware: ObservingMiddleware(metrics: services.metrics))
-    router.add(middleware: CompressionMiddleware())
+    router.add(middleware: CompressionMiddleware(staticAnswers: caches.staticAnswers))
     router.add(middleware: SecurityHeadersMiddleware(transport: Transport(config: services.config)))
     // Outside the file server, so a missing file becomes a readable 404 page.
     router.add(middleware: ErrorPageMiddleware(renderer: renderer, logger: services.logger))
@@ -88,7 +89,6 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     let pages = router.group().add(middleware: CSRFMiddleware(renderer: renderer)).add(middleware: idempotency)
         .add(middleware: FairShareMiddleware())
     let actions = LibraryActions(services)
-    let caches = Caches(metrics: services.metrics)
     let titlePages = TitlePages(sharedPages: caches.sharedPages, offers: services.offers, renderer: renderer)
     MoviesController(
         catalog: services.catalog, library: services.library, actions: actions, offers: services.offers, titles: services.titles,

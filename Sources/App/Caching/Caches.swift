@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 
 /// Every in-memory cache of a server, made here and described here (`CacheDeclaration`): its name on
 /// `/metrics` (`popcornswirl_cache_{hits,misses,evictions}_total{cache="…"}`), what it keeps, its
@@ -12,6 +13,8 @@ struct Caches: Sendable {
     /// Pages every visitor without a profile sees alike (a year's films, TV Shows, a film's or a
     /// show's page), cut at their holes (`PageParts`).
     let sharedPages: DeclaredCache<SharedPageKey, SharedPage>
+    /// The static files' gzip answers (`CompressionMiddleware`): each compressed once.
+    let staticAnswers: DeclaredCache<StaticAnswerKey, ByteBuffer>
 
     init(metrics: AppMetrics?) {
         sharedPages = DeclaredCache(
@@ -19,7 +22,18 @@ struct Caches: Sendable {
                 name: "shared-pages", keeps: "pages of visitors without a profile, by address and catalogue answer",
                 budgetBytes: 16 << 20, staleWhen: "never: the key names the catalogue answer the page is drawn from"),
             metrics: metrics)
+        staticAnswers = DeclaredCache(
+            CacheDeclaration(
+                name: "static-gzip", keeps: "the gzip answers of /static files, by path and the file's validator",
+                budgetBytes: 2 << 20, staleWhen: "never: the key names the file's ETag (its size and change time)"),
+            metrics: metrics)
     }
+}
+
+/// A static file's answer: its path and its validator (`FileMiddleware`'s ETag).
+struct StaticAnswerKey: Hashable, Sendable {
+    let path: String
+    let etag: String
 }
 
 /// A page shared by every visitor without a profile: its address and the identity of the

@@ -6,10 +6,15 @@ import NIOCore
 /// The one compression step: gzip for text answers (pages, JSON, CSS, JavaScript, SVG, CSV) of
 /// 1 KiB or more when the client accepts it, the whole answer at once (CompressNIO). The 200-film
 /// Movies page travels as about a twentieth of its size. zlib's fastest level, as nginx's
-/// `gzip_comp_level 1` default: most of the gain for a fraction of the CPU. Every compressible answer says `Vary: Accept-Encoding`, compressed or not, so a cache
+/// `gzip_comp_level 1` default: most of the gain for a fraction of the CPU. A static file is
+/// compressed once and its answer kept (`Caches.staticAnswers`, by path and validator). Every compressible answer says `Vary: Accept-Encoding`, compressed or not, so a cache
 /// never hands one client's encoding to another. A body streamed without a known length (an
 /// export), a partial answer (`Range`) or anything already encoded is left as it is.
 struct CompressionMiddleware: RouterMiddleware {
+    /// The static files' answers, compressed once (`Caches.staticAnswers`); nil: every answer
+    /// compressed as it goes.
+    var staticAnswers: DeclaredCache<StaticAnswerKey, ByteBuffer>? = nil
+
     static let minimumBytes = 1024
     /// Larger bodies (none of the pages; a big export) are sent as they are rather than held whole.
     static let maximumBytes = 8 * 1024 * 1024
@@ -22,15 +27,25 @@ struct CompressionMiddleware: RouterMiddleware {
         _ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response
     ) async throws -> Response {
         var response = try await next(request, context)
+        let isStatic = request.uri.path.hasPrefix(Route.staticFiles) && response.status == .ok
         guard let type = response.headers.value(.contentType), Self.isCompressible(type),
             response.headers.value(.contentEncoding) == nil, response.status != .partialContent, response.status != .notModified,
             response.status != .noContent
         else { return response }
         Self.addVary(&response.headers)
         guard let length = response.body.contentLength, Self.compresses(request, bytes: length) else { return response }
-        let collected = Collected()
-        try await response.body.write(Collecting(into: collected))
-        response.body = ResponseBody(byteBuffer: try collected.body.compress(with: Self.gzip))
+        if isStatic, let etag = response.headers.value(.eTag) {
+            let key = StaticAnswerKey(path: request.uri.path, etag: etag)
+            if let kept = staticAnswers?.get(key) {
+                response.body = ResponseBody(byteBuffer: kept)
+            } else {
+                let compressed = try await Self.compressed(response.body)
+                staticAnswers?.put(key, compressed, bytes: compressed.readableBytes)
+                response.body = ResponseBody(byteBuffer: compressed)
+            }
+        } else {
+            response.body = ResponseBody(byteBuffer: try await Self.compressed(response.body))
+        }
         response.headers[.contentLength] = nil
         Self.markCompressed(&response.headers)
         return response
@@ -40,6 +55,13 @@ struct CompressionMiddleware: RouterMiddleware {
     /// for a 304 needs to know which bytes it stands for).
     static func compresses(_ request: Request, bytes: Int) -> Bool {
         request.method != .head && (minimumBytes...maximumBytes).contains(bytes) && acceptsGzip(request.headers.value(.acceptEncoding))
+    }
+
+    /// The body, gathered and gzipped.
+    static func compressed(_ body: ResponseBody) async throws -> ByteBuffer {
+        let collected = Collected()
+        try await body.write(Collecting(into: collected))
+        return try collected.body.compress(with: gzip)
     }
 
     static let gzip = CompressionAlgorithm.gzip(configuration: .init(compressionLevel: .fastestCompression))

@@ -42,6 +42,24 @@ struct MetricsTests {
         }
     }
 
+    @Test("every declared cache counts on /metrics: a year's films and app.css asked twice are a miss, then a hit")
+    func caches() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                for _ in 0..<2 {
+                    _ = try await client.get("/movies?year=2026")
+                    let css = try await client.execute(uri: "/static/app.css", method: .get, headers: [.acceptEncoding: "gzip"])
+                    #expect(css.headers[.contentEncoding] == "gzip")
+                }
+            }
+            let text = await exposition(app)
+            for cache in ["shared-pages", "static-gzip"] {
+                #expect(value(text, #"popcornswirl_cache_misses_total{cache="\#(cache)"}"#) == 1, "\(cache)")
+                #expect(value(text, #"popcornswirl_cache_hits_total{cache="\#(cache)"}"#) == 1, "\(cache)")
+            }
+        }
+    }
+
     @Test("upstream lookups: a miss calls the host, a repeat is a hit; refusals and failures are counted by host")
     func upstream() async throws {
         try await TestApp.with { app in
