@@ -79,6 +79,9 @@ struct SmartMarketTests {
         #expect(SponsoredSlots.groups(Array(0..<12)).map(\.slot) == [true])
         #expect(SponsoredSlots.groups(Array(0..<13)).map(\.slot) == [true, false])
         #expect(SponsoredSlots.groups([Int]()).isEmpty, "an empty list shows its empty message, no card")
+        let cards = (0..<13).map { RenderedCard(html: "<li>\($0)</li>") }
+        let grid = SponsoredSlots.grid(cards)
+        #expect(grid == cards.prefix(12).map(\.html).joined() + SponsoredSlots.marker + "<li>12</li>", "a slot after each full run of 12")
         try await TestApp.withOffers { app, shop in
             _ = try await app.addOffer(advertiser: shop, headline: "Popcorn")
             try await app.test { client in

@@ -54,9 +54,6 @@ struct MovieCardViewTests {
             list: .all, filter: LibraryFilter(), genres: ["Drama"], page: LibraryPage(items: [state], total: 61, page: 1),
             renderer: try await PageRenderer.load())
         Self.expectLookupMatchesReflection(page, fields: 17) { page.child(named: $0) }
-        for group in page.groups {
-            Self.expectLookupMatchesReflection(group, fields: 2) { group.child(named: $0) }
-            for card in group.cards { Self.expectLookupMatchesReflection(card, fields: 1) { card.child(named: $0) } }
-        }
+        #expect(page.grid.hasSuffix(SponsoredSlots.marker), "one card, then its slot")
     }
 }

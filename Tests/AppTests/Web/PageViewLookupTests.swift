@@ -70,7 +70,6 @@ struct PageViewLookupTests {
         ] {
             Check.expectLookupMatchesReflection(page, fields: 9)
             for year in page.years { Check.expectLookupMatchesReflection(year, fields: 2) }
-            for group in page.groups { Check.expectLookupMatchesReflection(group, fields: 2) }
         }
         let page = MovieDetailPage(
             movie: Self.movie, source: .stale(savedOn: Self.now), saved: Self.saved(.movie, 5, "Dune"), personal: Self.personal, now: Self.now)
@@ -117,7 +116,6 @@ struct PageViewLookupTests {
             ShowsPage(cards: [], source: .offlineCatalogue, query: nil, page: nil, isEnd: true),
         ] {
             Check.expectLookupMatchesReflection(page, fields: 13)
-            for group in page.groups { Check.expectLookupMatchesReflection(group, fields: 2) }
         }
         let favorites = ShowFavoritesPage(cards: cards, page: LibraryPage(items: [Self.saved(.show, 9, "The Office")], total: 130, page: 2))
         Check.expectLookupMatchesReflection(favorites, fields: 10)

@@ -74,7 +74,8 @@ struct MyListsPage: Page {
     let customListsURL = Route.lists.path
     let statsURL = Route.statisticsPage()
     /// The cards (`MovieCardView` or `ShowCardView`, rendered by `PageRenderer.card`), in runs with sponsored slots.
-    let groups: [CardGroup<RenderedCard>]
+    /// The cards, joined with the sponsored slots (`SponsoredSlots.grid`).
+    let grid: String
     let hasCards: Bool
     let heading: String
     let countText: String
@@ -105,7 +106,7 @@ struct MyListsPage: Page {
                 ? renderer.card(ShowCardView(item: item, returnTo: returnTo))
                 : renderer.card(MovieCardView(item: item, list: list, returnTo: returnTo))
         }
-        groups = SponsoredSlots.groups(cards)
+        grid = SponsoredSlots.grid(cards)
         hasCards = !cards.isEmpty
         unit =
             switch kind {
@@ -149,7 +150,7 @@ extension MyListsPage: MustacheParent {
         case "diaryURL": diaryURL
         case "customListsURL": customListsURL
         case "statsURL": statsURL
-        case "groups": groups
+        case "grid": grid
         case "hasCards": hasCards
         case "heading": heading
         case "countText": countText

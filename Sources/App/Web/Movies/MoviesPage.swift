@@ -24,7 +24,8 @@ struct MoviesPage: Page {
     let year: Int
     let years: [YearOption]
     /// The cards (`MovieCardView`, rendered by `PageRenderer.card`), in runs with sponsored slots.
-    let groups: [CardGroup<RenderedCard>]
+    /// The cards, joined with the sponsored slots (`SponsoredSlots.grid`).
+    let grid: String
     let hasCards: Bool
     let countText: String
     let emptyMessage: String
@@ -41,7 +42,7 @@ struct MoviesPage: Page {
         years = (MovieCatalog.firstYear...MovieCatalog.latestYear(current: currentYear)).reversed().map {
             YearOption(value: $0, selected: $0 == year)
         }
-        groups = SponsoredSlots.groups(cards)
+        grid = SponsoredSlots.grid(cards)
         hasCards = !cards.isEmpty
         countText = cards.count == 1 ? "1 film" : "\(cards.count) films"
         emptyMessage =
@@ -64,7 +65,7 @@ extension MoviesPage: MustacheParent {
         case "formURL": formURL
         case "year": year
         case "years": years
-        case "groups": groups
+        case "grid": grid
         case "hasCards": hasCards
         case "countText": countText
         case "emptyMessage": emptyMessage

@@ -6,7 +6,8 @@ struct ShowsPage: Page {
 
     let chrome: Chrome
     /// The cards (`ShowCardView`, rendered by `PageRenderer.card`), in runs with sponsored slots.
-    let groups: [CardGroup<RenderedCard>]
+    /// The cards, joined with the sponsored slots (`SponsoredSlots.grid`).
+    let grid: String
     let hasCards: Bool
     let query: String?
     let heading: String
@@ -24,7 +25,7 @@ struct ShowsPage: Page {
         chrome = Chrome(
             query.map { "TV shows matching “\($0)”" } ?? "TV Shows", tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"),
             retryURL: query.map(Route.showSearch) ?? Route.showsPage(page ?? 1), tvCredit: true)
-        groups = SponsoredSlots.groups(cards)
+        grid = SponsoredSlots.grid(cards)
         hasCards = !cards.isEmpty
         self.query = query
         heading = query.map { "Shows matching “\($0)”" } ?? "TV Shows"
@@ -48,7 +49,8 @@ struct ShowFavoritesPage: Page {
     let favoritesURL = Route.showFavorites.path
     let onFavorites = true
     /// The cards (`ShowCardView`, rendered by `PageRenderer.card`), in runs with sponsored slots.
-    let groups: [CardGroup<RenderedCard>]
+    /// The cards, joined with the sponsored slots (`SponsoredSlots.grid`).
+    let grid: String
     let hasCards: Bool
     let countText: String
     let total: Int
@@ -57,7 +59,7 @@ struct ShowFavoritesPage: Page {
 
     init(cards: [RenderedCard], page: LibraryPage) {
         chrome = Chrome("TV Favorites", tab: .shows, tvCredit: true)
-        groups = SponsoredSlots.groups(cards)
+        grid = SponsoredSlots.grid(cards)
         hasCards = !cards.isEmpty
         countText = page.total == 1 ? "1 show" : "\(page.total) shows"
         total = page.total
@@ -141,7 +143,7 @@ extension ShowsPage: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "chrome": chrome
-        case "groups": groups
+        case "grid": grid
         case "hasCards": hasCards
         case "query": query
         case "heading": heading
@@ -165,7 +167,7 @@ extension ShowFavoritesPage: MustacheParent {
         case "browseURL": browseURL
         case "favoritesURL": favoritesURL
         case "onFavorites": onFavorites
-        case "groups": groups
+        case "grid": grid
         case "hasCards": hasCards
         case "countText": countText
         case "total": total
