@@ -4,8 +4,7 @@ import Foundation
 
 /// Profiles behind an opaque session cookie. The cookie holds 32 random bytes; the database keeps
 /// only their SHA-256, so a leaked database does not leak live sessions. Sessions live in the
-/// database; what a server keeps of them (`Caches.sessions`) forgets an ended one when the change
-/// feed says so, and trusts nothing older than 30 s.
+/// database, so every server sees a sign-out within `RememberedLookups.recheckInterval`.
 ///
 /// Lifetimes (OWASP ASVS 3.3): every session ends after `idleTimeout` unused. An account's session
 /// also ends at `expires_at` whatever its use: 12 hours after sign-in, with a cookie that goes when
@@ -29,21 +28,36 @@ public final class SessionService: Sendable {
         public var username: String? = nil
     }
 
-    /// Who each session belongs to, as last read.
-    let known: DeclaredCache<SessionKey, KnownSession>
+    struct Remembered: Sendable {
+        let identity: Identity
+        /// When last_seen_at was written.
+        let seenAt: Date
+        let expiresAt: Date?
+    }
+
+    /// token hash → who, and when last_seen_at was written.
+    let known = RememberedLookups<Remembered>()
 
     /// New visitors per client address and hour (`NEW_VISITORS_PER_HOUR`); nil: no limit.
     let newVisitors: VisitorThrottle?
 
-    init(
-        database: AppDatabase, clock: any AppClock, known: DeclaredCache<SessionKey, KnownSession>, idleTimeout: TimeInterval = 30 * 86_400,
+    public init(
+        database: AppDatabase, clock: any AppClock, idleTimeout: TimeInterval = 30 * 86_400,
         newVisitorsPerHour: Int = 30
     ) {
         newVisitors = VisitorThrottle(database: database, clock: clock, limit: newVisitorsPerHour)
         self.database = database
         self.clock = clock
         self.idleTimeout = idleTimeout
-        self.known = known
+        // Sessions another server ended are forgotten here at once, not after the 30 s re-check.
+        database.changes.subscribe { [known] change in
+            switch change {
+            case .session(let key): known.forget(key)
+            case .sessions(let profile, let kept): known.forget { key, remembered in remembered.identity.profile == profile && key != kept }
+            case .everything: known.forget { _, _ in true }
+            default: break
+            }
+        }
     }
 
     static func hash(_ token: String) -> String {
@@ -83,20 +97,21 @@ public final class SessionService: Sendable {
     /// expired (idle or past its end) or malformed token.
     public func identity(forToken token: String) async throws -> Identity? {
         guard RandomToken.isWellFormed(token) else { return nil }
-        let key = SessionKey(tokenHash: Self.hash(token))
+        let key = Self.hash(token)
         let now = clock.now()
-        return try await known.loaded(key, bytes: { _ in KnownSession.bytes }, isFresh: { $0.holds(at: now) }) {
-            try await read(key.tokenHash, now: now)
-        }?.identity
-    }
-
-    /// The session as the database has it (its last_seen_at moved on once an hour); nil when it is
-    /// unknown or over (an expired one is deleted).
-    private func read(_ key: String, now: Date) async throws -> KnownSession? {
+        if let hit = known.get(key, now: now), now.timeIntervalSince(hit.seenAt) < Self.lastSeenResolution,
+            hit.expiresAt.map({ now < $0 }) ?? true
+        {
+            return hit.identity
+        }
         guard let session = try await SessionModel.find(key, on: database.db),
             let profile = try await ProfileModel.find(session.profileID, on: database.db)
-        else { return nil }
+        else {
+            known.forget(key)
+            return nil
+        }
         if now.timeIntervalSince(session.lastSeenAt) > idleTimeout || session.expiresAt.map({ now >= $0 }) == true {
+            known.forget(key)
             try? await database.write { db in try await SessionModel.query(on: db).filter(\.$id == key).delete() }
             return nil
         }
@@ -110,7 +125,8 @@ public final class SessionService: Sendable {
         }
         let isAccount = profile.kind == "account"
         let identity = Identity(profile: session.profileID, isAccount: isAccount, username: isAccount ? profile.username : nil)
-        return KnownSession(identity: identity, seenAt: seenAt, expiresAt: session.expiresAt, readAt: now)
+        known.remember(Remembered(identity: identity, seenAt: seenAt, expiresAt: session.expiresAt), for: key, at: now)
+        return identity
     }
 
     /// A new session for an account (sign-in, sign-up, password change); returns the cookie token.
@@ -121,6 +137,10 @@ public final class SessionService: Sendable {
         let ends = expiresAt ?? now.addingTimeInterval(remember ? Self.rememberedLifetime : Self.browserLifetime)
         let row = SessionModel(tokenHash: Self.hash(token), profileID: profile, now: now, expiresAt: ends, remember: remember, device: device)
         try await database.write { db in try await row.create(on: db) }
+        let username = try await ProfileModel.find(profile, on: database.db)?.username
+        known.remember(
+            Remembered(identity: Identity(profile: profile, isAccount: true, username: username), seenAt: now, expiresAt: ends), for: row.id!,
+            at: now)
         return token
     }
 
@@ -133,6 +153,7 @@ public final class SessionService: Sendable {
     /// Ends one session (sign-out; the old session at sign-in).
     func end(token: String) async throws {
         let key = Self.hash(token)
+        known.forget(key)
         try await database.write { db in try await SessionModel.query(on: db).filter(\.$id == key).delete() }
         database.changes.publish(.session(key))
     }
@@ -141,6 +162,7 @@ public final class SessionService: Sendable {
     /// everywhere else").
     func endAll(profile: UUID, keeping token: String? = nil) async throws {
         let kept = token.map(Self.hash)
+        known.forget { key, remembered in remembered.identity.profile == profile && key != kept }
         try await database.write { db in
             var query = SessionModel.query(on: db).filter(\.$profileID == profile)
             if let kept { query = query.filter(\.$id != kept) }
@@ -166,26 +188,7 @@ public final class SessionService: Sendable {
             try await profile.create(on: db)
             try await SessionModel(tokenHash: Self.hash(token), profileID: id, now: now).create(on: db)
         }
+        known.remember(Remembered(identity: Identity(profile: id, isAccount: false), seenAt: now, expiresAt: nil), for: Self.hash(token), at: now)
         return (token, id)
-    }
-}
-
-/// A session, by its token's hash (`Caches.sessions`).
-struct SessionKey: Hashable, Sendable {
-    let tokenHash: String
-}
-
-/// Who a session belongs to, as read at `readAt`.
-struct KnownSession: Sendable {
-    static let bytes = 256
-    let identity: SessionService.Identity
-    /// When last_seen_at was written.
-    let seenAt: Date
-    let expiresAt: Date?
-    let readAt: Date
-
-    /// Trusted for 30 s after it was read, while last_seen_at needs no moving on and the session has not expired.
-    func holds(at now: Date) -> Bool {
-        now.timeIntervalSince(readAt) < 30 && now.timeIntervalSince(seenAt) < SessionService.lastSeenResolution && expiresAt.map { now < $0 } ?? true
     }
 }

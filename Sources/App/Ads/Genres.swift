@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One genre vocabulary for targeting: iTunes ("Action & Adventure", "Kids & Family") and TVMaze
 /// ("Science-Fiction", "Children") name genres differently; offers target the canonical keys.
@@ -21,9 +22,24 @@ enum Genres {
         "sport": "sports", "historical": "history", "animated": "animation", "romantic comedy": "romance",
     ]
 
+    /// Upstream genre names seen so far → their keys (a few dozen names; listings map hundreds of cards).
+    private static let known = Mutex<[String: Set<String>]>([:])
+
     /// Canonical keys for upstream genre names: "Action & Adventure" → action, adventure.
     static func canonical(_ names: [String]) -> Set<String> {
-        names.reduce(into: Set<String>()) { $0.formUnion(canonical($1)) }
+        var keys = Set<String>()
+        for name in names {
+            if let hit = known.withLock({ $0[name] }) {
+                keys.formUnion(hit)
+            } else {
+                let mapped = canonical(name)
+                known.withLock { table in
+                    if table.count < 10_000 { table[name] = mapped }
+                }
+                keys.formUnion(mapped)
+            }
+        }
+        return keys
     }
 
     private static func canonical(_ name: String) -> Set<String> {

@@ -11,15 +11,16 @@ protocol Page {
 /// Renders a view-model struct with its template into an HTML response.
 struct PageRenderer: Sendable {
     let library: MustacheLibrary
-    /// The cards as rendered (`Caches.cards`).
-    let cards: DeclaredCache<CardKey, String>
+    let cards = CardFragments()
+    /// Sponsored cards drawn for placed offers.
+    let sponsoredCards = DrawnOnce<PlacedOffer>()
 
-    static func load(cards: DeclaredCache<CardKey, String>) async throws -> PageRenderer {
+    static func load() async throws -> PageRenderer {
         guard let directory = Bundle.module.url(forResource: "templates", withExtension: nil, subdirectory: "Resources") else {
             throw RenderError.missingTemplates
         }
         UTF8HTMLEscaping.register()
-        return PageRenderer(library: try await MustacheLibrary(directory: directory.path), cards: cards)
+        return PageRenderer(library: try await MustacheLibrary(directory: directory.path))
     }
 
     enum RenderError: Error {
@@ -30,11 +31,11 @@ struct PageRenderer: Sendable {
     /// A card of the person's lists, rendered on its own (its template reads only the card) or
     /// found in `cards`.
     func card(_ view: MovieCardView) -> RenderedCard {
-        RenderedCard(html: cards.value(.movie(view), bytes: CardKey.bytes) { library.render(view, withTemplate: "movies/card") ?? "" })
+        RenderedCard(html: cards.html(.movie(view)) { library.render(view, withTemplate: "movies/card") ?? "" })
     }
 
     func card(_ view: ShowCardView) -> RenderedCard {
-        RenderedCard(html: cards.value(.show(view), bytes: CardKey.bytes) { library.render(view, withTemplate: "shows/card") ?? "" })
+        RenderedCard(html: cards.html(.show(view)) { library.render(view, withTemplate: "shows/card") ?? "" })
     }
 
     func html<P: Page>(_ page: P) throws -> String {
