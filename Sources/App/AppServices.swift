@@ -39,6 +39,8 @@ public struct AppServices: Sendable {
     public let instance: String
     /// The signed visitor ids partner offers are counted for.
     let visitorIDs: VisitorIDs
+    /// Every in-memory cache of this server.
+    let caches: Caches
 
     public init(
         config: AppConfig, database: AppDatabase, http: any UpstreamHTTP, clock: any AppClock = SystemClock(), logger: Logger,
@@ -53,6 +55,8 @@ public struct AppServices: Sendable {
         self.logger = logger
         let metrics = AppMetrics()
         self.metrics = metrics
+        let caches = Caches(metrics: metrics, changes: database.changes)
+        self.caches = caches
         instance = "server-" + RequestTrace.newID().prefix(12)
         readiness = Readiness(database: database, server: instance, timeout: .milliseconds(config.operations.readinessProbeMilliseconds))
         database.changes.isSending = config.operations.listensForChanges
@@ -77,7 +81,7 @@ public struct AppServices: Sendable {
         let offlineCatalog = try OfflineCatalog.bundled()
         catalog = MovieCatalog(
             upstream: upstream, baseURL: config.itunesBaseURL, country: config.country,
-            offline: offlineCatalog, clock: clock, requests: requests
+            offline: offlineCatalog, clock: clock, requests: requests, decoded: caches.yearLists
         )
         // TVMaze allows at least 20 calls per 10 s; on 429 it wants ~2 s of quiet, then one retry.
         let tvmaze = CachedUpstream(
@@ -110,10 +114,11 @@ public struct AppServices: Sendable {
             clock: clock, index: titleIndex
         )
         visitorIDs = VisitorIDs(keys: DeploymentKeys(database: database, clock: clock))
-        let offerStore = OfferStore(database: database, clock: clock)
+        let offerStore = OfferStore(database: database, clock: clock, copies: caches.offers)
         let tracker = OfferTracker(database: database, clock: clock, logger: logger, caps: config.operations.offerCaps)
         offers = OfferService(
-            store: offerStore, tracker: tracker, clock: clock, logger: logger, referringStore: config.referringStore, showsDemo: config.demoOffers)
+            store: offerStore, rankings: caches.rankings, tracker: tracker, clock: clock, logger: logger, referringStore: config.referringStore,
+            showsDemo: config.demoOffers)
         offerAdmin = OfferAdmin(store: offerStore, tracker: tracker, clock: clock, referringStore: config.referringStore)
         shopOrders = ShopOrders(database: database, clock: clock, secrets: offers.secrets, store: config.referringStore)
         diary = DiaryService(database: database, clock: clock)
@@ -132,7 +137,8 @@ public struct AppServices: Sendable {
             restore: BackupRestore(database: database, history: SearchHistoryStore(database: database)),
             uploads: UploadThrottle(database: database, clock: clock), logger: logger)
         sessions = SessionService(
-            database: database, clock: clock, idleTimeout: config.sessionIdleDays * 86_400, newVisitorsPerHour: config.newVisitorsPerHour
+            database: database, clock: clock, known: caches.sessions, idleTimeout: config.sessionIdleDays * 86_400,
+            newVisitorsPerHour: config.newVisitorsPerHour
         )
         tokens = APITokenService(database: database, clock: clock)
         accounts = AccountService(database: database, sessions: sessions, library: library, tokens: tokens, clock: clock)

@@ -60,9 +60,9 @@ let httpConfiguration = HTTP1Channel.Configuration(
 )
 
 public func buildRouter(services: AppServices) async throws -> Router<AppRequestContext> {
-    let renderer = try await PageRenderer.load()
+    let caches = services.caches
+    let renderer = try await PageRenderer.load(cards: caches.cards)
     let router = Router(context: AppRequestContext.self)
-    let caches = Caches(metrics: services.metrics)
     router.add(middleware: ObservingMiddleware(metrics: services.metrics))
     router.add(middleware: CompressionMiddleware(staticAnswers: caches.staticAnswers))
     router.add(middleware: SecurityHeadersMiddleware(transport: Transport(config: services.config)))

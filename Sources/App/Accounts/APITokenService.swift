@@ -3,8 +3,8 @@ import Foundation
 
 /// Personal API tokens: `Authorization: Bearer ps_…` acts as the account that made it. A token is
 /// shown once when made; the database keeps its SHA-256 (the token is 256 random bits, so a fast
-/// hash is enough) and its first characters as a hint. Revoking deletes the row; other servers
-/// notice within `RememberedLookups.recheckInterval`.
+/// hash is enough) and its first characters as a hint. Revoking deletes the row, and every server
+/// reads the row on each call: the bench mix has no token traffic for a kept copy to pay for.
 public final class APITokenService: Sendable {
     static let prefix = "ps_"
     static let maxPerAccount = 25
@@ -13,21 +13,10 @@ public final class APITokenService: Sendable {
 
     let database: AppDatabase
     let clock: any AppClock
-    /// token hash → the account it acts as.
-    private let known = RememberedLookups<Caller>()
 
     init(database: AppDatabase, clock: any AppClock) {
         self.database = database
         self.clock = clock
-        // Tokens another server revoked are forgotten here at once.
-        database.changes.subscribe { [known] change in
-            switch change {
-            case .token(let key): known.forget(key)
-            case .tokens(let profile): known.forget { _, caller in caller.profile == profile }
-            case .everything: known.forget { _, _ in true }
-            default: break
-            }
-        }
     }
 
     /// The account a token acts as.
@@ -92,8 +81,6 @@ public final class APITokenService: Sendable {
             return false
         }
         try await database.write { db in try await row.delete(on: db) }
-        known.forget(row.tokenHash)
-        database.changes.publish(.token(row.tokenHash))
         return true
     }
 
@@ -101,19 +88,11 @@ public final class APITokenService: Sendable {
     /// returns how many.
     @discardableResult
     func revokeAll(profile: UUID) async throws -> Int {
-        let count = try await database.write { db in
+        try await database.write { db in
             let count = try await APITokenModel.query(on: db).filter(\.$profileID == profile).count()
             try await APITokenModel.query(on: db).filter(\.$profileID == profile).delete()
             return count
         }
-        forget(profile: profile)
-        return count
-    }
-
-    /// Forgets what this server remembers of an account's tokens (deleted account, changed role).
-    func forget(profile: UUID) {
-        known.forget { _, caller in caller.profile == profile }
-        database.changes.publish(.tokens(profile: profile))
     }
 
     /// The account a bearer token acts as; nil for an unknown, revoked or malformed token.
@@ -121,22 +100,16 @@ public final class APITokenService: Sendable {
         guard token.hasPrefix(Self.prefix), RandomToken.isWellFormed(String(token.dropFirst(Self.prefix.count))) else { return nil }
         let key = SessionService.hash(token)
         let now = clock.now()
-        if let hit = known.get(key, now: now) { return hit }
         guard let row = try await APITokenModel.query(on: database.db).filter(\.$tokenHash == key).first(),
             let profile = try await ProfileModel.find(row.profileID, on: database.db), profile.kind == "account"
-        else {
-            known.forget(key)
-            return nil
-        }
+        else { return nil }
         if row.lastUsedAt.map({ now.timeIntervalSince($0) >= Self.lastUsedResolution }) ?? true {
             // Best effort: a busy database must not fail the call.
             try? await database.write { db in
                 try await APITokenModel.query(on: db).filter(\.$tokenHash == key).set(\.$lastUsedAt, to: now).update()
             }
         }
-        let caller = Caller(profile: row.profileID, isAdmin: profile.role == "admin")
-        known.remember(caller, for: key, at: now)
-        return caller
+        return Caller(profile: row.profileID, isAdmin: profile.role == "admin")
     }
 
     private static func record(_ row: APITokenModel) -> Token {

@@ -288,7 +288,6 @@ extension AccountService {
             try await sessions.endAll(profile: account)
             try await ProfileModel.query(on: db).filter(\.$id == account).delete()
         }
-        tokens.forget(profile: account)
     }
 
     /// A signed-in account's own password, asked again: counted like a sign-in attempt (kept as a

@@ -38,7 +38,6 @@ extension SessionService {
         guard handle.count == Self.handleLength, handle.allSatisfy(\.isHexDigit) else { return false }
         let rows = try await SessionModel.query(on: database.db).filter(\.$profileID == profile).all()
         guard let key = rows.compactMap(\.id).first(where: { $0.hasPrefix(handle.lowercased()) }) else { return false }
-        known.forget(key)
         try await database.write { db in try await SessionModel.query(on: db).filter(\.$id == key).delete() }
         database.changes.publish(.session(key))
         return true

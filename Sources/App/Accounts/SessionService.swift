@@ -4,7 +4,8 @@ import Foundation
 
 /// Profiles behind an opaque session cookie. The cookie holds 32 random bytes; the database keeps
 /// only their SHA-256, so a leaked database does not leak live sessions. Sessions live in the
-/// database, so every server sees a sign-out within `RememberedLookups.recheckInterval`.
+/// database; what a server keeps of them (`Caches.sessions`) forgets an ended one when the change
+/// feed says so, and trusts nothing older than 30 s.
 ///
 /// Lifetimes (OWASP ASVS 3.3): every session ends after `idleTimeout` unused. An account's session
 /// also ends at `expires_at` whatever its use: 12 hours after sign-in, with a cookie that goes when
@@ -28,36 +29,21 @@ public final class SessionService: Sendable {
         public var username: String? = nil
     }
 
-    struct Remembered: Sendable {
-        let identity: Identity
-        /// When last_seen_at was written.
-        let seenAt: Date
-        let expiresAt: Date?
-    }
-
-    /// token hash → who, and when last_seen_at was written.
-    let known = RememberedLookups<Remembered>()
+    /// Who each session belongs to, as last read.
+    let known: DeclaredCache<SessionKey, KnownSession>
 
     /// New visitors per client address and hour (`NEW_VISITORS_PER_HOUR`); nil: no limit.
     let newVisitors: VisitorThrottle?
 
-    public init(
-        database: AppDatabase, clock: any AppClock, idleTimeout: TimeInterval = 30 * 86_400,
+    init(
+        database: AppDatabase, clock: any AppClock, known: DeclaredCache<SessionKey, KnownSession>, idleTimeout: TimeInterval = 30 * 86_400,
         newVisitorsPerHour: Int = 30
     ) {
         newVisitors = VisitorThrottle(database: database, clock: clock, limit: newVisitorsPerHour)
         self.database = database
         self.clock = clock
         self.idleTimeout = idleTimeout
-        // Sessions another server ended are forgotten here at once, not after the 30 s re-check.
-        database.changes.subscribe { [known] change in
-            switch change {
-            case .session(let key): known.forget(key)
-            case .sessions(let profile, let kept): known.forget { key, remembered in remembered.identity.profile == profile && key != kept }
-            case .everything: known.forget { _, _ in true }
-            default: break
-            }
-        }
+        self.known = known
     }
 
     static func hash(_ token: String) -> String {
@@ -97,21 +83,20 @@ public final class SessionService: Sendable {
     /// expired (idle or past its end) or malformed token.
     public func identity(forToken token: String) async throws -> Identity? {
         guard RandomToken.isWellFormed(token) else { return nil }
-        let key = Self.hash(token)
+        let key = SessionKey(tokenHash: Self.hash(token))
         let now = clock.now()
-        if let hit = known.get(key, now: now), now.timeIntervalSince(hit.seenAt) < Self.lastSeenResolution,
-            hit.expiresAt.map({ now < $0 }) ?? true
-        {
-            return hit.identity
-        }
+        return try await known.loaded(key, bytes: { _ in KnownSession.bytes }, isFresh: { $0.holds(at: now) }) {
+            try await read(key.tokenHash, now: now)
+        }?.identity
+    }
+
+    /// The session as the database has it (its last_seen_at moved on once an hour); nil when it is
+    /// unknown or over (an expired one is deleted).
+    private func read(_ key: String, now: Date) async throws -> KnownSession? {
         guard let session = try await SessionModel.find(key, on: database.db),
             let profile = try await ProfileModel.find(session.profileID, on: database.db)
-        else {
-            known.forget(key)
-            return nil
-        }
+        else { return nil }
         if now.timeIntervalSince(session.lastSeenAt) > idleTimeout || session.expiresAt.map({ now >= $0 }) == true {
-            known.forget(key)
             try? await database.write { db in try await SessionModel.query(on: db).filter(\.$id == key).delete() }
             return nil
         }
@@ -125,8 +110,7 @@ public final class SessionService: Sendable {
         }
         let isAccount = profile.kind == "account"
         let identity = Identity(profile: session.profileID, isAccount: isAccount, username: isAccount ? profile.username : nil)
-        known.remember(Remembered(identity: identity, seenAt: seenAt, expiresAt: session.expiresAt), for: key, at: now)
-        return identity
+        return KnownSession(identity: identity, seenAt: seenAt, expiresAt: session.expiresAt, readAt: now)
     }
 
     /// A new session for an account (sign-in, sign-up, password change); returns the cookie token.
@@ -137,10 +121,6 @@ public final class SessionService: Sendable {
         let ends = expiresAt ?? now.addingTimeInterval(remember ? Self.rememberedLifetime : Self.browserLifetime)
         let row = SessionModel(tokenHash: Self.hash(token), profileID: profile, now: now, expiresAt: ends, remember: remember, device: device)
         try await database.write { db in try await row.create(on: db) }
-        let username = try await ProfileModel.find(profile, on: database.db)?.username
-        known.remember(
-            Remembered(identity: Identity(profile: profile, isAccount: true, username: username), seenAt: now, expiresAt: ends), for: row.id!,
-            at: now)
         return token
     }
 
@@ -153,7 +133,6 @@ public final class SessionService: Sendable {
     /// Ends one session (sign-out; the old session at sign-in).
     func end(token: String) async throws {
         let key = Self.hash(token)
-        known.forget(key)
         try await database.write { db in try await SessionModel.query(on: db).filter(\.$id == key).delete() }
         database.changes.publish(.session(key))
     }
@@ -162,7 +141,6 @@ public final class SessionService: Sendable {
     /// everywhere else").
     func endAll(profile: UUID, keeping token: String? = nil) async throws {
         let kept = token.map(Self.hash)
-        known.forget { key, remembered in remembered.identity.profile == profile && key != kept }
         try await database.write { db in
             var query = SessionModel.query(on: db).filter(\.$profileID == profile)
             if let kept { query = query.filter(\.$id != kept) }
@@ -188,7 +166,26 @@ public final class SessionService: Sendable {
             try await profile.create(on: db)
             try await SessionModel(tokenHash: Self.hash(token), profileID: id, now: now).create(on: db)
         }
-        known.remember(Remembered(identity: Identity(profile: id, isAccount: false), seenAt: now, expiresAt: nil), for: Self.hash(token), at: now)
         return (token, id)
+    }
+}
+
+/// A session, by its token's hash (`Caches.sessions`).
+struct SessionKey: Hashable, Sendable {
+    let tokenHash: String
+}
+
+/// Who a session belongs to, as read at `readAt`.
+struct KnownSession: Sendable {
+    static let bytes = 256
+    let identity: SessionService.Identity
+    /// When last_seen_at was written.
+    let seenAt: Date
+    let expiresAt: Date?
+    let readAt: Date
+
+    /// Trusted for 30 s after it was read, while last_seen_at needs no moving on and the session has not expired.
+    func holds(at now: Date) -> Bool {
+        now.timeIntervalSince(readAt) < 30 && now.timeIntervalSince(seenAt) < SessionService.lastSeenResolution && expiresAt.map { now < $0 } ?? true
     }
 }

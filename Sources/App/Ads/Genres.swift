@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// One genre vocabulary for targeting: iTunes ("Action & Adventure", "Kids & Family") and TVMaze
 /// ("Science-Fiction", "Children") name genres differently; offers target the canonical keys.
@@ -22,24 +21,9 @@ enum Genres {
         "sport": "sports", "historical": "history", "animated": "animation", "romantic comedy": "romance",
     ]
 
-    /// Upstream genre names seen so far → their keys (a few dozen names; listings map hundreds of cards).
-    private static let known = Mutex<[String: Set<String>]>([:])
-
     /// Canonical keys for upstream genre names: "Action & Adventure" → action, adventure.
     static func canonical(_ names: [String]) -> Set<String> {
-        var keys = Set<String>()
-        for name in names {
-            if let hit = known.withLock({ $0[name] }) {
-                keys.formUnion(hit)
-            } else {
-                let mapped = canonical(name)
-                known.withLock { table in
-                    if table.count < 10_000 { table[name] = mapped }
-                }
-                keys.formUnion(mapped)
-            }
-        }
-        return keys
+        names.reduce(into: Set<String>()) { $0.formUnion(canonical($1)) }
     }
 
     private static func canonical(_ name: String) -> Set<String> {

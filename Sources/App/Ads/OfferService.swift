@@ -1,14 +1,13 @@
 import Foundation
 import Logging
-import Synchronization
 
 /// Chooses, places and counts partner offers. Pages call it and never fail because of it: any
 /// error means "no offers on this page".
 public final class OfferService: Sendable {
     /// Advertisers listed under "Shop related products".
     static let shopLimit = 6
-    /// Rankings (before the cap) per listing or title key, kind, day and offers copy: a busy page is ranked once.
-    private let rankings = Mutex<[String: Ranked]>([:])
+    /// Rankings before the cap, by all they read (`Caches.rankings`): a busy page is ranked once.
+    let rankings: DeclaredCache<RankingKey, RankedOffers>
 
     let store: OfferStore
     let tracker: OfferTracker
@@ -24,10 +23,11 @@ public final class OfferService: Sendable {
     let showsDemo: Bool
 
     init(
-        store: OfferStore, tracker: OfferTracker, cap: FrequencyCap = FrequencyCap(), clock: any AppClock, logger: Logger,
-        referringStore: ReferringStore = ReferringStore(), showsDemo: Bool = false
+        store: OfferStore, rankings: DeclaredCache<RankingKey, RankedOffers>, tracker: OfferTracker, cap: FrequencyCap = FrequencyCap(),
+        clock: any AppClock, logger: Logger, referringStore: ReferringStore = ReferringStore(), showsDemo: Bool = false
     ) {
         self.store = store
+        self.rankings = rankings
         self.tracker = tracker
         self.cap = cap
         self.clock = clock
@@ -47,11 +47,7 @@ public final class OfferService: Sendable {
     func forTitle(_ context: OfferContext, viewer: OfferViewer) async -> TitleOffers {
         let pick = { (offers: [Offer]) in (offers.first.map { [$0] } ?? []) + OfferTargeting.bestPerAdvertiser(offers, limit: Self.shopLimit) }
         guard
-            let (snapshot, allowed) = await choose(
-                viewer: viewer, kind: context.title.kind, memoKey: context.key,
-                relevance: {
-                    OfferTargeting.relevance($0, for: context)
-                }, pick: pick)
+            let (snapshot, allowed) = await choose(viewer: viewer, kind: context.title.kind, target: context.target, pick: pick)
         else { return .none }
         return TitleOffers(
             banner: allowed.first.flatMap { place($0, snapshot, title: context.title, .banner) },
@@ -62,11 +58,7 @@ public final class OfferService: Sendable {
     /// Up to `slots` different offers for a listing's sponsored cards, best first.
     func forListing(_ listing: ListingContext, slots: Int, viewer: OfferViewer) async -> [PlacedOffer] {
         guard slots > 0,
-            let (snapshot, allowed) = await choose(
-                viewer: viewer, kind: listing.kind, memoKey: listing.key,
-                relevance: {
-                    OfferTargeting.relevance($0, for: listing)
-                }, pick: { Array($0.prefix(slots)) })
+            let (snapshot, allowed) = await choose(viewer: viewer, kind: listing.kind, target: listing.target, pick: { Array($0.prefix(slots)) })
         else { return [] }
         return allowed.prefix(slots).compactMap { place($0, snapshot, title: nil, .sponsored, listing: listing.name) }
     }
@@ -125,7 +117,7 @@ public final class OfferService: Sendable {
     /// Ranks the live offers, drops those this visitor has seen too often, and counts what `pick`
     /// takes from the rest (cap and impressions). Nil when the offers cannot be read.
     private func choose(
-        viewer: OfferViewer, kind: MediaKind?, memoKey: String?, relevance: (Offer) -> Int, pick: ([Offer]) -> [Offer]
+        viewer: OfferViewer, kind: MediaKind?, target: OfferTarget, pick: ([Offer]) -> [Offer]
     ) async -> (OfferStore.Snapshot, [Offer])? {
         let snapshot: OfferStore.Snapshot
         do {
@@ -136,21 +128,12 @@ public final class OfferService: Sendable {
         }
         let now = clock.now()
         let day = tracker.day(now)
-        let memo = memoKey.map { "\($0)|\(kind?.rawValue ?? "any")|\(day)|\(snapshot.version)" }
-        let ranked: Ranked
-        if let memo, let hit = rankings.withLock({ $0[memo] }) {
-            ranked = hit
-        } else {
+        let key = RankingKey(target: target, kind: kind, day: day, offers: snapshot.version)
+        let ranked = rankings.value(key, bytes: { $0.ids.count * 16 + target.text.utf8.count + 256 }) {
             let offers = snapshot.offers.filter { offer in
                 snapshot.advertisers[offer.advertiserID].map { $0.active && shows(offer, $0) } ?? false
             }
-            ranked = Ranked(OfferTargeting.rank(offers, day: day, kind: kind, relevance: relevance))
-            if let memo {
-                rankings.withLock { table in
-                    if table.count >= 1024 { table.removeAll(keepingCapacity: true) }
-                    table[memo] = ranked
-                }
-            }
+            return RankedOffers(OfferTargeting.rank(offers, day: day, kind: kind, for: target))
         }
         let byID = ranked.byID
         var shown: [Offer] = []
@@ -168,21 +151,29 @@ public final class OfferService: Sendable {
         showsDemo || !(offer.demo || shop.demo)
     }
 
-    /// Offers in ranked order, with their ids and a table by id (kept with the ranking, not made per view).
-    private struct Ranked: Sendable {
-        let ids: [Int]
-        let byID: [Int: Offer]
-
-        init(_ offers: [Offer]) {
-            ids = offers.map(\.id)
-            byID = Dictionary(offers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        }
-    }
-
     private func place(
         _ offer: Offer, _ snapshot: OfferStore.Snapshot, title: TitleRef?, _ placement: Placement, listing: String? = nil
     ) -> PlacedOffer? {
         guard let advertiser = snapshot.advertisers[offer.advertiserID] else { return nil }
         return PlacedOffer(offer: offer, advertiser: advertiser, title: title, placement: placement, listing: listing)
+    }
+}
+
+/// A ranking's whole input: the page's titles, the kind of offers, the day and the offers copy.
+struct RankingKey: Hashable, Sendable {
+    let target: OfferTarget
+    let kind: MediaKind?
+    let day: String
+    let offers: Int
+}
+
+/// Offers in ranked order, with their ids and a table by id (kept with the ranking, not made per view).
+struct RankedOffers: Sendable {
+    let ids: [Int]
+    let byID: [Int: Offer]
+
+    init(_ offers: [Offer]) {
+        ids = offers.map(\.id)
+        byID = Dictionary(offers.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -2,9 +2,9 @@ import FluentKit
 import Foundation
 import Synchronization
 
-/// Advertisers and offers in the database, and the in-memory copy pages choose from.
+/// Advertisers and offers in the database, and the copy pages choose from (`Caches.offers`).
 public final class OfferStore: Sendable {
-    /// Every server re-reads the offers this often, so a change made on another machine shows up.
+    /// Every server re-reads the offers this often, should a change on another machine go unheard.
     static let refreshInterval: TimeInterval = 30
 
     struct Snapshot: Sendable {
@@ -13,65 +13,46 @@ public final class OfferStore: Sendable {
         let loadedAt: Date
         /// Different for every read: what was computed from one copy is valid while it is current.
         let version: Int
+
+        var bytes: Int { 512 * (advertisers.count + offers.count) }
     }
 
     let database: AppDatabase
     let clock: any AppClock
-    private let cached = Mutex<Snapshot?>(nil)
-    /// Concurrent page views that find the copy old share one database read.
-    private let loads = SingleFlight<Int, Snapshot, any Error>()
-    /// Bumped by every change: a read that started before it is not kept, nor shared with later callers.
-    private let generation = Mutex(0)
-    private let reads = Mutex(0)
+    private let copies: DeclaredCache<OffersKey, Snapshot>
+    private let reads = Atomic(0)
 
-    init(database: AppDatabase, clock: any AppClock) {
+    init(database: AppDatabase, clock: any AppClock, copies: DeclaredCache<OffersKey, Snapshot>) {
         self.database = database
         self.clock = clock
-        database.changes.subscribe { [weak self] change in
-            if change == .offers || change == .everything { self?.forgetCopy() }
-        }
+        self.copies = copies
     }
 
     /// The current advertisers and offers: read from the database at most every `refreshInterval`
-    /// (and after a change on this server); if that read fails, the copy in memory still serves.
+    /// and after a change; if that read fails, an older copy still serves.
     func snapshot() async throws -> Snapshot {
-        guard let current = cached.withLock({ $0 }) else { return try await load() }
-        guard clock.now().timeIntervalSince(current.loadedAt) >= Self.refreshInterval else { return current }
-        return (try? await load()) ?? current
-    }
-
-    private func load() async throws -> Snapshot {
-        let started = generation.withLock { $0 }
-        return try await loads.run(started) { [self] in
-            do { return .success(try await read(started)) } catch { return .failure(error) }
-        }.get()
-    }
-
-    private func read(_ started: Int) async throws -> Snapshot {
         let now = clock.now()
+        do {
+            return try await copies.loaded(OffersKey(), bytes: \.bytes, isFresh: { now.timeIntervalSince($0.loadedAt) < Self.refreshInterval }) {
+                try await read(now)
+            }!
+        } catch {
+            guard let older = copies.get(OffersKey()) else { throw error }
+            return older
+        }
+    }
+
+    private func read(_ now: Date) async throws -> Snapshot {
         let advertisers = try await AdvertiserModel.query(on: database.db).all().map(Self.advertiser)
         let offers = try await OfferModel.query(on: database.db).sort(\.$id).all().compactMap(Self.offer)
-        let fresh = Snapshot(
+        return Snapshot(
             advertisers: Dictionary(uniqueKeysWithValues: advertisers.map { ($0.id, $0) }), offers: offers, loadedAt: now,
-            version: reads.withLock {
-                $0 += 1
-                return $0
-            }
-        )
-        if generation.withLock({ $0 }) == started { cached.withLock { $0 = fresh } }
-        return fresh
+            version: reads.add(1, ordering: .relaxed).newValue)
     }
 
-    /// After a change on this server: the next page here reads the database again, and so does
-    /// the next on every other server sharing the database (`ChangeFeed`).
+    /// After a change: every server reads the database again for its next page (`ChangeFeed`).
     func invalidate() {
-        forgetCopy()
         database.changes.publish(.offers)
-    }
-
-    private func forgetCopy() {
-        generation.withLock { $0 += 1 }
-        cached.withLock { $0 = nil }
     }
 
     func image(_ id: UUID) async throws -> OfferImageModel? {
@@ -100,3 +81,6 @@ public final class OfferStore: Sendable {
         text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }
+
+/// The one copy of every advertiser and offer (`Caches.offers`).
+struct OffersKey: Hashable, Sendable {}

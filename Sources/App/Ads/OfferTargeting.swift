@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Chooses offers by relevance. Pure and deterministic: the same offers, title and visitor
 /// history always give the same order (ties go to the lower offer id).
@@ -7,21 +6,21 @@ enum OfferTargeting {
     static let genreScore = 3
     static let keywordScore = 2
 
-    /// How related an offer is to one title: 3 per shared genre, 2 per keyword in the name or
-    /// synopsis. An offer with no targeting at all fits anything with relevance 1; 0 means unrelated.
-    static func relevance(_ offer: Offer, for context: OfferContext) -> Int {
+    /// How related an offer is to a page's titles: 3 per title of a genre it targets (a title's page
+    /// counts its own genres once), 2 per keyword in their names or synopsis (`folded`: the target's
+    /// text, `Keywords.fold`). An offer with no targeting fits anything with relevance 1; 0 means unrelated.
+    static func relevance(_ offer: Offer, for target: OfferTarget, folded: String? = nil) -> Int {
         if offer.genres.isEmpty && offer.keywords.isEmpty { return 1 }
-        let genres = offer.genres.intersection(context.genres).count * genreScore
-        let keywords = offer.keywords.filter { Keywords.matches($0, in: context.text) }.count * keywordScore
+        let genres = offer.genres.reduce(0) { $0 + (target.genres[$1] ?? 0) } * genreScore
+        let text = folded ?? Keywords.fold(target.text)
+        let keywords = offer.keywords.filter { Keywords.matches($0, in: text) }.count * keywordScore
         return genres + keywords
     }
 
-    /// For a listing: 3 per card of a genre the offer targets, 2 per keyword in a card's title.
-    static func relevance(_ offer: Offer, for listing: ListingContext) -> Int {
-        if offer.genres.isEmpty && offer.keywords.isEmpty { return 1 }
-        let genres = offer.genres.reduce(0) { $0 + (listing.genreCounts[$1] ?? 0) } * genreScore
-        let keywords = offer.keywords.filter { Keywords.matches($0, in: listing.text) }.count * keywordScore
-        return genres + keywords
+    /// `rank` for a target, its text folded once for every offer.
+    static func rank(_ offers: [Offer], day: String, kind: MediaKind?, for target: OfferTarget) -> [Offer] {
+        let folded = Keywords.fold(target.text)
+        return rank(offers, day: day, kind: kind) { relevance($0, for: target, folded: folded) }
     }
 
     /// Live offers of `kind` (nil: any) with relevance > 0, best first: relevance × weight, then
@@ -51,45 +50,29 @@ enum OfferTargeting {
     }
 }
 
+/// What offers are ranked by for a page: its titles' canonical genres, each counted once per
+/// title, and their names (and a title's synopsis). With the offers, kind and day it is the whole
+/// input of a ranking (`RankingKey`).
+struct OfferTarget: Hashable, Sendable {
+    let genres: [String: Int]
+    let text: String
+}
+
 /// What a listing page shows, for choosing its sponsored cards.
 public struct ListingContext: Sendable {
-    /// Names the listing (path + catalogue answer): listings with one key have the same titles, so
-    /// their ranking is computed once per offers copy and day.
-    let key: String?
     /// The listing as shops are told it (`ps_listing`): `movies-2024`, `tv-shows`, `my-lists`…
     let name: String?
-    let genreCounts: [String: Int]
     let kind: MediaKind?
-    private let names: FoldedText
-
-    /// Every title's name, folded for keyword matching (computed on first use: a memoized ranking never needs it).
-    var text: String { names.value }
+    let target: OfferTarget
 
     /// `titles`: each card's name and upstream genre names. `kind` nil for pages mixing films and shows.
-    init(titles: [(name: String, genres: [String])], kind: MediaKind?, key: String? = nil, name: String? = nil) {
+    init(titles: [(name: String, genres: [String])], kind: MediaKind?, name: String? = nil) {
         var counts: [String: Int] = [:]
         for title in titles {
             for genre in Genres.canonical(title.genres) { counts[genre, default: 0] += 1 }
         }
-        genreCounts = counts
-        names = FoldedText(titles.map(\.name).joined(separator: " · "))
+        target = OfferTarget(genres: counts, text: titles.map(\.name).joined(separator: " · "))
         self.kind = kind
-        self.key = key
         self.name = name
-    }
-}
-
-/// Text folded once, when first needed.
-final class FoldedText: Sendable {
-    private let raw: String
-    private let folded = Mutex<String?>(nil)
-
-    init(_ raw: String) { self.raw = raw }
-
-    var value: String {
-        if let done = folded.withLock({ $0 }) { return done }
-        let text = Keywords.fold(raw)
-        folded.withLock { $0 = text }
-        return text
     }
 }

@@ -48,7 +48,7 @@ public final class OfferTracker: Sendable {
         self.flushDelay = flushDelay
     }
 
-    func day(_ date: Date? = nil) -> String { UTCFormatters.dayText(date ?? clock.now()) }
+    func day(_ date: Date? = nil) -> String { (date ?? clock.now()).formatted(UTCFormatters.dayStyle) }
 
     /// Impressions and clicks queued in memory, not yet written (the metrics' queue lengths).
     var queueLengths: (impressions: Int, clicks: Int) { (pending.withLock { $0.count }, pendingClicks.withLock { $0.count }) }

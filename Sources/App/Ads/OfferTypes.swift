@@ -93,24 +93,14 @@ public struct OfferContext: Sendable {
     public let title: TitleRef
     public let name: String
     public let genres: Set<String>
-    /// Names the title's ranking (its kind, id, name, synopsis and genres): the offers are ranked for
-    /// it once per offers copy and day, not on every view of its page.
-    let key: String
-    private let folded: FoldedText
-
-    /// Name and synopsis, folded for whole-word keyword matching (on first use: a memoized ranking never needs it).
-    var text: String { folded.value }
+    /// Its genres and its name and synopsis, for keyword matching.
+    let target: OfferTarget
 
     public init(title: TitleRef, name: String, genreNames: [String], synopsis: String?) {
         self.title = title
         self.name = name
         genres = Genres.canonical(genreNames)
-        let raw = name + " " + (synopsis ?? "")
-        folded = FoldedText(raw)
-        var hasher = Hasher()
-        hasher.combine(raw)
-        hasher.combine(genres)
-        key = "title|\(title)|\(hasher.finalize())"
+        target = OfferTarget(genres: Dictionary(uniqueKeysWithValues: genres.map { ($0, 1) }), text: name + " " + (synopsis ?? ""))
     }
 }
 

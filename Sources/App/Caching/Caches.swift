@@ -1,32 +1,72 @@
 import Foundation
 import NIOCore
 
-/// Every in-memory cache of a server, made here and described here (`CacheDeclaration`): its name on
-/// `/metrics` (`popcornswirl_cache_{hits,misses,evictions}_total{cache="…"}`), what it keeps, its
-/// byte budget and what makes an entry stale. Each is keyed by its whole input, so none needs
-/// telling of a change, on this server or another.
+/// Every in-memory cache of a server, made here once (`AppServices`) and described here
+/// (`CacheDeclaration`): its name on `/metrics` (`popcornswirl_cache_{hits,misses,evictions}_total{cache="…"}`),
+/// what it keeps, its byte budget and what makes an entry stale. Most are keyed by their whole input
+/// and need telling of nothing; the two that hold database rows hear of changes here, from the change
+/// feed (`ChangeFeed`: this server's and every other's), and domain services only say what changed.
 ///
 /// Kept because `scripts/bench --mix` (2,000 people, a Zipf mix of pages, reads and writes) shows
-/// them paying; per-person page caches did not (a person's page asked again, unchanged, within its
-/// life is rare: 4–8 % of people's pages at 2 s, 12 % with no expiry and no bound), and went.
+/// each paying; the rest went (docs/ARCHITECTURE.md, "The cache layer", has the figures).
 struct Caches: Sendable {
     /// Pages every visitor without a profile sees alike (a year's films, TV Shows, a film's or a
     /// show's page), cut at their holes (`PageParts`).
     let sharedPages: DeclaredCache<SharedPageKey, SharedPage>
     /// The static files' gzip answers (`CompressionMiddleware`): each compressed once.
     let staticAnswers: DeclaredCache<StaticAnswerKey, ByteBuffer>
+    /// Film and show cards as rendered (`PageRenderer.card`).
+    let cards: DeclaredCache<CardKey, String>
+    /// Release years' films as decoded from the catalogue's answer (`MovieCatalog`).
+    let yearLists: DeclaredCache<YearListKey, YearList>
+    /// Who a session cookie belongs to (`SessionService`).
+    let sessions: DeclaredCache<SessionKey, KnownSession>
+    /// The advertisers and offers pages choose from (`OfferStore`).
+    let offers: DeclaredCache<OffersKey, OfferStore.Snapshot>
+    /// Offers ranked for a page's titles (`OfferService`).
+    let rankings: DeclaredCache<RankingKey, RankedOffers>
 
-    init(metrics: AppMetrics?) {
-        sharedPages = DeclaredCache(
-            CacheDeclaration(
-                name: "shared-pages", keeps: "pages of visitors without a profile, by address and catalogue answer",
-                budgetBytes: 16 << 20, staleWhen: "never: the key names the catalogue answer the page is drawn from"),
-            metrics: metrics)
-        staticAnswers = DeclaredCache(
-            CacheDeclaration(
-                name: "static-gzip", keeps: "the gzip answers of /static files, by path and the file's validator",
-                budgetBytes: 2 << 20, staleWhen: "never: the key names the file's ETag (its size and change time)"),
-            metrics: metrics)
+    init(metrics: AppMetrics?, changes: ChangeFeed) {
+        func declared<Key, Value>(_ name: String, _ keeps: String, _ budget: Int, staleWhen: String) -> DeclaredCache<Key, Value> {
+            DeclaredCache(CacheDeclaration(name: name, keeps: keeps, budgetBytes: budget, staleWhen: staleWhen), metrics: metrics)
+        }
+        sharedPages = declared(
+            "shared-pages", "pages of visitors without a profile, by address and catalogue answer", 16 << 20,
+            staleWhen: "never: the key names the catalogue answer the page is drawn from")
+        staticAnswers = declared(
+            "static-gzip", "the gzip answers of /static files, by path and the file's validator", 2 << 20,
+            staleWhen: "never: the key names the file's ETag (its size and change time)")
+        // Off, the mix's CPU per request rose 55 %: a Movies page is 200 cards.
+        cards = declared(
+            "cards", "film and show cards as rendered, by every field their template reads", 4 << 20,
+            staleWhen: "never: the key is the card's whole view")
+        // Off, the mix's CPU per request doubled (a year is 200 films to decode), and film pages
+        // asked iTunes for films the lists hold; the 60 s saves reading a 264 KB answer per view.
+        yearLists = declared(
+            "year-lists", "each release year's films as decoded from the kept answer", 48 << 20,
+            staleWhen: "60 s after it was read from the store, where another server's worker may have put a newer answer")
+        // Off, the mix's CPU per request rose 15 % (two database reads per request with a cookie).
+        sessions = declared(
+            "sessions", "who a session belongs to, by its token's hash", 4 << 20,
+            staleWhen: "when the session ends on any server (the feed's session, sessions, everything), else 30 s after it was read")
+        // Off, the mix's CPU per request rose 30 % (two database reads per page with offers).
+        offers = declared(
+            "offers", "the advertisers and offers, as read", 1 << 20,
+            staleWhen: "when offers or shops change on any server (the feed's offers, everything), else 30 s after it was read")
+        // Off, the mix's CPU per request rose 50 %.
+        rankings = declared(
+            "offer-rankings", "offers ranked for a page's titles", 4 << 20,
+            staleWhen: "never: the key is what the ranking reads (the titles, kind, day and offers copy)")
+        changes.subscribe { [sessions, offers] change in
+            switch change {
+            case .session(let hash): sessions.remove { key, _ in key.tokenHash == hash }
+            case .sessions(let profile, let kept): sessions.remove { key, known in known.identity.profile == profile && key.tokenHash != kept }
+            case .offers: offers.remove()
+            case .everything:
+                sessions.remove()
+                offers.remove()
+            }
+        }
     }
 }
 

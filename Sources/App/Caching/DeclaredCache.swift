@@ -21,6 +21,8 @@ final class DeclaredCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var current: [Key: (value: Value, bytes: Int)] = [:]
         var previous: [Key: (value: Value, bytes: Int)] = [:]
         var currentBytes = 0
+        /// Moved by every `remove`: a value made from a read begun before it is not kept.
+        var removals = 0
 
         /// Stores `value`; returns how many entries went.
         mutating func insert(_ key: Key, _ value: Value, bytes: Int, limit: Int) -> Int {
@@ -72,6 +74,33 @@ final class DeclaredCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         if evicted > 0 { count(evicted: evicted) }
     }
 
+    /// The kept value, else `load`'s (nil: nothing to keep), kept at `bytes(value)` unless entries
+    /// were removed while it was made (it may have been read before the change that removed them).
+    func loaded(_ key: Key, bytes: (Value) -> Int, isFresh: (Value) -> Bool = { _ in true }, load: () async throws -> Value?) async rethrows
+        -> Value?
+    {
+        if let kept = get(key, isFresh: isFresh) { return kept }
+        let removals = state.withLock { $0.removals }
+        guard let made = try await load() else { return nil }
+        let size = bytes(made)
+        guard size <= declaration.budgetBytes / 2 else { return made }
+        let evicted = state.withLock { state in
+            state.removals == removals ? state.insert(key, made, bytes: size, limit: declaration.budgetBytes / 2) : 0
+        }
+        if evicted > 0 { count(evicted: evicted) }
+        return made
+    }
+
+    /// Drops the entries `drop` names (what a change on the feed made stale, `Caches`); not counted as evictions.
+    func remove(where drop: (Key, Value) -> Bool = { _, _ in true }) {
+        state.withLock { state in
+            state.current = state.current.filter { !drop($0.key, $0.value.value) }
+            state.previous = state.previous.filter { !drop($0.key, $0.value.value) }
+            state.currentBytes = state.current.values.reduce(0) { $0 + $1.bytes }
+            state.removals += 1
+        }
+    }
+
     /// The kept value, else `make`'s, kept at `bytes(value)`.
     func value(_ key: Key, bytes: (Value) -> Int, isFresh: (Value) -> Bool = { _ in true }, make: () throws -> Value) rethrows -> Value {
         if let kept = get(key, isFresh: isFresh) { return kept }
@@ -79,6 +108,9 @@ final class DeclaredCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         put(key, made, bytes: bytes(made))
         return made
     }
+
+    /// Every value kept, uncounted: for a search among them by something other than their key.
+    var values: [Value] { state.withLock { $0.current.values.map(\.value) + $0.previous.values.map(\.value) } }
 
     /// Hits, misses and evictions so far (what `/metrics` shows, for tests and the benchmark).
     var statistics: (hits: Int, misses: Int, evictions: Int) { counts.withLock { $0 } }

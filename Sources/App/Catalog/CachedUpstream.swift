@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 
 /// cache → upstream → stale cache, with one request per key in flight, a per-host throttle and
 /// a breaker that stops waiting on a host that just failed. Failures are never cached.
@@ -26,12 +25,6 @@ public final class CachedUpstream: Sendable {
     /// others wait for what it stores). Nil: this process's `flight` alone.
     let leases: Leases?
     private let flight = SingleFlight<String, CachedBody, UpstreamError>()
-    /// Bodies this process read or fetched, so a fresh one is served without a database read.
-    /// Only ever a copy of what the store holds; bounded by emptying it when it grows too big.
-    /// Answers read or fetched here, each with how long its policy keeps it fresh (worked out once:
-    /// OMDb's policy decodes the answer to tell, 26 % of a kept search page's CPU when asked per view).
-    private let memo = Mutex<[String: (body: CachedBody, freshFor: TimeInterval)]>([:])
-    static let memoLimit = 2000
 
     init(
         http: any UpstreamHTTP, store: any CatalogCacheStore, throttle: HostThrottle, breaker: HostBreaker,
@@ -69,10 +62,6 @@ public final class CachedUpstream: Sendable {
     /// and a budget may cap the calls.
     public func fetch(key: String, url: URL, policy: FetchPolicy, validate: @escaping @Sendable (Data) throws -> Void) async -> Fetched {
         let host = url.host ?? ""
-        if let known = memo.withLock({ $0[key] }), clock.now().timeIntervalSince(known.body.fetchedAt) < known.freshFor {
-            metrics?.recordLookup(host: host, .hit)
-            return .fresh(known.body)
-        }
         let cached: CachedBody?
         do {
             cached = try await store.read(key)
@@ -81,7 +70,6 @@ public final class CachedUpstream: Sendable {
             cached = nil
         }
         if let cached, clock.now().timeIntervalSince(cached.fetchedAt) < policy.freshness(cached.body) {
-            remember(key, cached, policy)
             metrics?.recordLookup(host: host, .hit)
             return .fresh(cached)
         }
@@ -108,7 +96,6 @@ public final class CachedUpstream: Sendable {
         }
         switch result {
         case .success(let body):
-            remember(key, body, policy)
             metrics?.recordLookup(host: host, .miss)
             return .fresh(body)
         case .failure(let error):
@@ -139,17 +126,7 @@ public final class CachedUpstream: Sendable {
         CachedBody, UpstreamError
     > {
         let known = try? await store.read(key)
-        let result = await flight.run(key) { await self.callOnce(key: key, url: url, policy: policy, validate: validate, known: known?.fetchedAt) }
-        if case .success(let body) = result { remember(key, body, policy) }
-        return result
-    }
-
-    private func remember(_ key: String, _ body: CachedBody, _ policy: FetchPolicy) {
-        let freshFor = policy.freshness(body.body)
-        memo.withLock { table in
-            if table.count >= Self.memoLimit { table.removeAll(keepingCapacity: true) }
-            table[key] = (body, freshFor)
-        }
+        return await flight.run(key) { await self.callOnce(key: key, url: url, policy: policy, validate: validate, known: known?.fetchedAt) }
     }
 
     func callUpstream(

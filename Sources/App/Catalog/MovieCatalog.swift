@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Where the data on a page came from; pages mark anything that is not live.
 public enum CatalogSource: Sendable, Equatable {
@@ -49,7 +48,7 @@ public enum MovieLookup: Sendable {
     case unavailable(UpstreamError)
 }
 
-/// Movies from iTunes through the cache engine, decoded once and kept in memory while fresh.
+/// Movies from iTunes through the cache engine; each year's list decoded once (`Caches.yearLists`).
 public final class MovieCatalog: Sendable {
     /// The earliest year the Movies screen offers.
     static let firstYear = 1950
@@ -71,17 +70,16 @@ public final class MovieCatalog: Sendable {
     let clock: any AppClock
     /// Years never fetched that a person opened, and films saved by id: the background worker's.
     let requests: CatalogRequests
-    /// Decoded year lists by cache key: avoids decoding 200 films on every request. Each is read
-    /// again from the store at most `recheck` after it was last read, so a list another server's
-    /// worker refreshed shows here within that time.
-    private let decoded = Mutex<[String: (body: CachedBody, movies: [Movie], checkedAt: Date)]>([:])
+    /// The years' lists as decoded. Each is read again from the store at most `recheck` after it
+    /// was last read, so a list another server's worker refreshed shows here within that time.
+    let decoded: DeclaredCache<YearListKey, YearList>
     static let recheck: TimeInterval = 60
-    /// Films recently shown in search results: a film can be saved from a result page even when
-    /// iTunes stops answering between the search and the click.
-    private let seen = Mutex<[Int: (movie: Movie, fetchedAt: Date)]>([:])
-    static let seenLimit = 5000
 
-    init(upstream: CachedUpstream, baseURL: String, country: String, offline: OfflineCatalog, clock: any AppClock, requests: CatalogRequests) {
+    init(
+        upstream: CachedUpstream, baseURL: String, country: String, offline: OfflineCatalog, clock: any AppClock, requests: CatalogRequests,
+        decoded: DeclaredCache<YearListKey, YearList>
+    ) {
+        self.decoded = decoded
         self.upstream = upstream
         self.baseURL = baseURL
         self.country = country
@@ -115,8 +113,8 @@ public final class MovieCatalog: Sendable {
                 year: year, movies: movies,
                 source: fresh ? .live(fetchedAt: fetchedAt) : .stale(savedOn: fetchedAt))
         }
-        if let hit = decoded.withLock({ $0[key] }), now.timeIntervalSince(hit.checkedAt) < Self.recheck {
-            return list(hit.movies, fetchedAt: hit.body.fetchedAt)
+        if let hit = decoded.get(YearListKey(year: year), isFresh: { now.timeIntervalSince($0.checkedAt) < Self.recheck }) {
+            return list(hit.movies, fetchedAt: hit.fetchedAt)
         }
         if let kept = await upstream.kept(key: key) { return list(decode(year: year, body: kept), fetchedAt: kept.fetchedAt) }
         let fetched = await upstream.fetch(key: key, url: yearURL(year), freshFor: Self.yearFreshness) { body in
@@ -166,7 +164,6 @@ public final class MovieCatalog: Sendable {
             guard let movie = try? ITunesDecoder.movies(from: kept.body).first(where: { $0.id == id }) else { return .notFound }
             return .found(movie, .live(fetchedAt: kept.fetchedAt))
         }
-        if let hit = seen.withLock({ $0[id] }) { return .found(hit.movie, .live(fetchedAt: hit.fetchedAt)) }
         return offline.movie(id: id).map { .found($0, .offlineCatalogue) }
     }
 
@@ -183,17 +180,11 @@ public final class MovieCatalog: Sendable {
     /// and filtered once per answer: working out each film's year on every view was 30 % of a kept
     /// Movies page's CPU (`scripts/bench --only movies --perf`).
     private func decode(year: Int, body: CachedBody) -> [Movie] {
-        let key = yearKey(year)
-        let now = clock.now()
-        if let movies = decoded.withLock({ table -> [Movie]? in
-            guard let hit = table[key], hit.body == body else { return nil }
-            table[key]?.checkedAt = now
-            return hit.movies
-        }) {
-            return movies
-        }
-        let movies = ((try? ITunesDecoder.movies(from: body.body)) ?? []).filter { $0.year == year || $0.year == nil }
-        decoded.withLock { $0[key] = (body, movies, now) }
+        let movies =
+            decoded.get(YearListKey(year: year), isFresh: { $0.fetchedAt == body.fetchedAt && $0.size == body.body.count })?.movies
+            ?? ((try? ITunesDecoder.movies(from: body.body)) ?? []).filter { $0.year == year || $0.year == nil }
+        let list = YearList(fetchedAt: body.fetchedAt, size: body.body.count, movies: movies, checkedAt: clock.now())
+        decoded.put(YearListKey(year: year), list, bytes: list.size)
         return movies
     }
 
@@ -223,26 +214,29 @@ public final class MovieCatalog: Sendable {
     /// A film found in a decoded year list; `freshOnly` skips lists past their freshness window.
     private func fromYearLists(_ id: Int, freshOnly: Bool) -> (Movie, Date)? {
         let now = clock.now()
-        return decoded.withLock { table in
-            for entry in table.values where !freshOnly || now.timeIntervalSince(entry.body.fetchedAt) < Self.yearFreshness {
-                if let movie = entry.movies.first(where: { $0.id == id }) { return (movie, entry.body.fetchedAt) }
-            }
-            return nil
+        for entry in decoded.values where !freshOnly || now.timeIntervalSince(entry.fetchedAt) < Self.yearFreshness {
+            if let movie = entry.movies.first(where: { $0.id == id }) { return (movie, entry.fetchedAt) }
         }
-    }
-
-    /// Keeps films a search just showed (bounded: the table is emptied when it grows past its limit).
-    func noteSeen(_ movies: some Sequence<Movie>, at date: Date) {
-        seen.withLock { table in
-            if table.count > Self.seenLimit { table.removeAll(keepingCapacity: true) }
-            for movie in movies { table[movie.id] = (movie, date) }
-        }
+        return nil
     }
 
     private func fallback(_ id: Int, _ error: UpstreamError) -> MovieLookup {
         if let (movie, savedOn) = fromYearLists(id, freshOnly: false) { return .found(movie, .stale(savedOn: savedOn)) }
-        if let hit = seen.withLock({ $0[id] }) { return .found(hit.movie, .stale(savedOn: hit.fetchedAt)) }
         if let movie = offline.movie(id: id) { return .found(movie, .offlineCatalogue) }
         return .unavailable(error)
     }
+}
+
+/// A release year's list (`Caches.yearLists`).
+struct YearListKey: Hashable, Sendable {
+    let year: Int
+}
+
+/// A year's films as decoded from the answer fetched at `fetchedAt` (`size` bytes), and when the
+/// store was last read for it.
+struct YearList: Sendable {
+    let fetchedAt: Date
+    let size: Int
+    let movies: [Movie]
+    let checkedAt: Date
 }

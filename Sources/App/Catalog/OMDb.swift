@@ -102,7 +102,7 @@ public enum OMDbStatus: Sendable, Equatable {
 
 /// OMDb through the cache engine: films are kept 7 days, "not found" 1 day, calls are counted per
 /// day and stop at the free key's limit. `t=` (title and year) finds a film the first time; its
-/// IMDb id is then remembered for that iTunes film, and later lookups ask for exactly it with `i=`.
+/// IMDb id is then kept for that iTunes film, and later lookups ask for exactly it with `i=`.
 public final class OMDbClient: Sendable {
     public static let foundFreshness: TimeInterval = 7 * 24 * 3600
     public static let notFoundFreshness: TimeInterval = 24 * 3600
@@ -113,10 +113,6 @@ public final class OMDbClient: Sendable {
     let apiKey: String?
     let baseURL: String
     let budget: any CallBudget
-    /// Answers as decoded, for the search page that shows them on every view.
-    private let decoded = DecodedAnswers<OMDbDetails?>(maxBytes: 1024 * 1024)
-    /// iTunes id → IMDb id, as stored; never changes once known, so read once per process.
-    private let imdbIDs = Mutex<[Int: String]>([:])
     /// This server has kept a refusal of the key for the administrator (`keyRefusal`).
     private let refusalKept = Atomic<Bool>(false)
     static let refusalKey = "notice:omdb-key-refused"
@@ -135,11 +131,7 @@ public final class OMDbClient: Sendable {
     public func details(for movie: Movie) async -> OMDbStatus {
         guard let apiKey else { return .disabled }
         if let imdb = KeptFilms.imdbID(of: movie.id) { return await lookup(apiKey, key: idKey(imdb), query: "i=\(imdb)").status }
-        var known = imdbIDs.withLock { $0[movie.id] }
-        if known == nil, let stored = try? await store.read(imdbKey(movie.id)) {
-            known = String(decoding: stored.body, as: UTF8.self)
-            imdbIDs.withLock { $0[movie.id] = known }
-        }
+        let known = (try? await store.read(imdbKey(movie.id))).map { String(decoding: $0.body, as: UTF8.self) }
         if let known, Self.isIMDbID(known) {
             return await lookup(apiKey, key: idKey(known), query: "i=\(known)").status
         }
@@ -153,7 +145,6 @@ public final class OMDbClient: Sendable {
         if case .found(let details, _) = answer.status, let body = answer.body {
             // Later lookups ask for exactly this film (`i=`), and find this answer already cached under its id.
             try? await store.write(imdbKey(movie.id), CachedBody(body: Data(details.imdbID.utf8), fetchedAt: body.fetchedAt))
-            imdbIDs.withLock { $0[movie.id] = details.imdbID }
             try? await store.write(idKey(details.imdbID), body)
         }
         return answer.status
@@ -182,7 +173,7 @@ public final class OMDbClient: Sendable {
             if case .fresh = fetched, refusalKept.exchange(false, ordering: .relaxed) {
                 try? await store.write(Self.refusalKey, CachedBody(body: Data(), fetchedAt: answer.body.fetchedAt))
             }
-            return (status(key, answer.body, source: answer.source), answer.body)
+            return (status(answer.body, source: answer.source), answer.body)
         }
         if case .failed(.refused(let message)) = fetched, Self.refusesTheKey(message), !refusalKept.exchange(true, ordering: .relaxed) {
             try? await store.write(Self.refusalKey, CachedBody(body: Data(message.utf8), fetchedAt: upstream.clock.now()))
@@ -204,12 +195,9 @@ public final class OMDbClient: Sendable {
         return (String(decoding: kept.body, as: UTF8.self), kept.fetchedAt)
     }
 
-    private func status(_ key: String, _ body: CachedBody, source: CatalogSource) -> OMDbStatus {
-        let details = decoded.value(key, body) { data -> OMDbDetails? in
-            if case .found(let details) = try? OMDbDecoder.decode(data) { return details }
-            return nil
-        }
-        return details.map { .found($0, source) } ?? .notFound
+    private func status(_ body: CachedBody, source: CatalogSource) -> OMDbStatus {
+        if case .found(let details) = try? OMDbDecoder.decode(body.body) { return .found(details, source) }
+        return .notFound
     }
 
     private func imdbKey(_ itunesID: Int) -> String { "omdb:imdb-id-of-itunes:\(itunesID)" }

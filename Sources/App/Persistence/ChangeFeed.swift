@@ -5,19 +5,16 @@ import SQLKit
 import ServiceLifecycle
 import Synchronization
 
-/// What one server changed that others may remember: every server sharing a PostgreSQL database
-/// hears of it within moments (`NOTIFY` on `popcornswirl_changes`, heard by `ChangeListener`) and
-/// forgets or moves what it kept, instead of trusting its memory for up to 30 s. On SQLite there
-/// is one server, and nothing is sent.
+/// What changed that a cache may hold (domain services say it; `Caches` listens): this server's
+/// subscribers hear it at once, and every server sharing a PostgreSQL database within moments
+/// (`NOTIFY` on `popcornswirl_changes`, heard by `ChangeListener`), instead of trusting its memory
+/// for up to 30 s. On SQLite there is one server, and nothing is sent.
 public final class ChangeFeed: Sendable {
     public enum Change: Sendable, Equatable {
         /// A session ended (its token's hash).
         case session(String)
         /// Every session of a profile ended but the one kept (its hash).
         case sessions(profile: UUID, kept: String?)
-        /// An API token revoked (its hash), or all of an account's.
-        case token(String)
-        case tokens(profile: UUID)
         /// The offers or shops changed.
         case offers
         /// The feed was down for a while (the listener reconnected): anything may have changed.
@@ -44,15 +41,15 @@ public final class ChangeFeed: Sendable {
         self.logger = logger
     }
 
-    /// `handle` is told of every change another server makes (and of `.everything`).
+    /// `handle` is told of every change, this server's and the others' (and of `.everything`).
     func subscribe(_ handle: @escaping @Sendable (Change) -> Void) {
         subscribers.withLock { $0.append(handle) }
     }
 
-    /// Tells the other servers, after the change is committed here (its own caches are the
-    /// caller's to update). Never fails the caller: an unsent notice leaves the others to their
-    /// 30 s re-check.
+    /// Tells this server's subscribers, then the other servers, after the change is committed.
+    /// Never fails the caller: an unsent notice leaves the others to their 30 s re-check.
     func publish(_ change: Change) {
+        deliver(change)
         guard let send, isSending, let payload = Self.encode(change) else { return }
         let line = "\(origin) \(payload)"
         Task { [logger] in
@@ -79,8 +76,6 @@ public final class ChangeFeed: Sendable {
         switch change {
         case .session(let hash): "session \(hash)"
         case .sessions(let profile, let kept): "sessions \(profile.uuidString) \(kept ?? "-")"
-        case .token(let hash): "token \(hash)"
-        case .tokens(let profile): "tokens \(profile.uuidString)"
         case .offers: "offers"
         case .everything: nil
         }
@@ -91,8 +86,6 @@ public final class ChangeFeed: Sendable {
         switch (words.first, words.count) {
         case ("session", 2): return .session(words[1])
         case ("sessions", 3): return UUID(uuidString: words[1]).map { .sessions(profile: $0, kept: words[2] == "-" ? nil : words[2]) }
-        case ("token", 2): return .token(words[1])
-        case ("tokens", 2): return UUID(uuidString: words[1]).map { .tokens(profile: $0) }
         case ("offers", 1): return .offers
         default: return nil
         }

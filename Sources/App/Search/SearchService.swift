@@ -49,8 +49,6 @@ public final class SearchService: Sendable {
     let lastSearches: LastSearchStore
     let history: SearchHistoryStore
     let connectivity: Connectivity
-    /// iTunes' search answers as decoded (11 % of a search page's CPU was decoding them again).
-    private let decoded = DecodedAnswers<[Movie]>()
     let clock: any AppClock
     /// Every title received: searched at once, whatever the upstreams answer.
     let index: TitleIndex
@@ -142,9 +140,7 @@ public final class SearchService: Sendable {
         }
         if case .failed(let error) = fetched, !error.isUnreachable { return .failure(error) }
         guard let answer = fetched.answer else { return .success((offline.search(query.text), .offlineCatalogue)) }
-        let movies = decoded.value(key, answer.body) { (try? ITunesDecoder.moviesInRelevanceOrder(from: $0)) ?? [] }
-        catalog.noteSeen(movies, at: answer.body.fetchedAt)
-        return .success((movies, answer.source))
+        return .success(((try? ITunesDecoder.moviesInRelevanceOrder(from: answer.body.body)) ?? [], answer.source))
     }
 
     /// Exact title first, then titles that start with the query, then the rest; iTunes' order within each.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Dates written in UTC with fixed patterns, for storage (`day`) and for pages.
 enum UTCFormatters {
@@ -23,20 +22,6 @@ enum UTCFormatters {
         guard let date = try? Date(day + "T12:00:00Z", strategy: .iso8601), date.formatted(dayStyle) == day else { return nil }
         return date
     }
-
-    /// `dayStyle`'s text of a date's day, the last day asked for kept: today's offers day is asked
-    /// for on every page with sponsored cards (0.9 % of the sorted My Lists page's CPU, formatted).
-    static func dayText(_ date: Date) -> String {
-        let number = Int((date.timeIntervalSince1970 / 86_400).rounded(.down))
-        return lastDay.withLock { last in
-            if last.number == number { return last.text }
-            let text = date.formatted(dayStyle)
-            last = (number, text)
-            return text
-        }
-    }
-
-    private static let lastDay = Mutex<(number: Int, text: String)>((.min, ""))
 
     private static func make(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()

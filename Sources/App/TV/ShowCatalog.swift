@@ -31,9 +31,6 @@ public final class ShowCatalog: Sendable {
     let upstream: CachedUpstream
     let baseURL: String
     let offline: OfflineShows
-    /// Index pages and searches (`[Show]`) and shows (nil: TVMaze's `null`, not found) as decoded.
-    private let decodedLists = DecodedAnswers<[Show]>()
-    private let decodedShows = DecodedAnswers<Show?>()
 
     public init(upstream: CachedUpstream, baseURL: String, offline: OfflineShows) {
         self.upstream = upstream
@@ -50,7 +47,7 @@ public final class ShowCatalog: Sendable {
         guard let answer = fetched.answer else {
             return ShowPage(page: page, shows: page == 1 ? offline.shows : [], source: .offlineCatalogue, isEnd: true)
         }
-        let shows = decodedLists.value("tvmaze:page:\(tvmazePage)", answer.body) { (try? TVMazeDecoder.shows(from: $0)) ?? [] }
+        let shows = (try? TVMazeDecoder.shows(from: answer.body.body)) ?? []
         return ShowPage(page: page, shows: shows, source: answer.source, isEnd: shows.isEmpty)
     }
 
@@ -59,7 +56,7 @@ public final class ShowCatalog: Sendable {
         let fetched = await upstream.fetch(key: "tvmaze:show:\(id)", url: url, freshFor: Self.freshness, notFoundBody: Data("null".utf8)) {
             if $0 != Data("null".utf8) { _ = try TVMazeDecoder.show(from: $0) }
         }
-        let decode = { (body: CachedBody) in self.decodedShows.value("tvmaze:show:\(id)", body) { try? TVMazeDecoder.show(from: $0) } }
+        let decode = { (body: CachedBody) in try? TVMazeDecoder.show(from: body.body) }
         switch fetched {
         case .fresh(let body):
             guard let show = decode(body) else { return .notFound }
@@ -76,7 +73,7 @@ public final class ShowCatalog: Sendable {
     /// answer that TVMaze has none); nil when nothing is known.
     func known(id: Int) async -> ShowLookup? {
         if let kept = await upstream.kept(key: "tvmaze:show:\(id)") {
-            guard let show = decodedShows.value("tvmaze:show:\(id)", kept, decode: { try? TVMazeDecoder.show(from: $0) }) else { return .notFound }
+            guard let show = try? TVMazeDecoder.show(from: kept.body) else { return .notFound }
             return .found(show, .live(fetchedAt: kept.fetchedAt))
         }
         return offline.show(id: id).map { .found($0, .offlineCatalogue) }
@@ -155,7 +152,7 @@ public final class ShowCatalog: Sendable {
         }
         return .success(
             ShowSearchResult(
-                query: normalized, shows: decodedLists.value(key, answer.body) { (try? TVMazeDecoder.search(from: $0)) ?? [] }, source: answer.source)
+                query: normalized, shows: (try? TVMazeDecoder.search(from: answer.body.body)) ?? [], source: answer.source)
         )
     }
 }

@@ -69,18 +69,4 @@ struct PasswordHashingTests {
             }
         }
     }
-
-    @Test("what a server remembers of lookups is bounded: past its capacity the oldest go first")
-    func rememberedLookupsBounded() {
-        let lookups = RememberedLookups<Int>(capacity: 100)
-        let start = Date(timeIntervalSince1970: 1_795_000_000)
-        for index in 0..<1_000 {
-            lookups.remember(index, for: "key\(index)", at: start.addingTimeInterval(Double(index) / 1_000))
-        }
-        #expect(lookups.count <= 100)
-        let now = start.addingTimeInterval(1)
-        #expect(lookups.get("key999", now: now) == 999)
-        #expect(lookups.get("key0", now: now) == nil)
-        #expect(RememberedLookups<Int>().capacity == RememberedLookups<Int>.defaultCapacity)
-    }
 }

@@ -33,7 +33,7 @@ enum OfferFixtures {
     /// Ranks for one title on the clock's day, nothing capped.
     static func rank(_ offers: [Offer], for context: OfferContext, day: String = today, kind: MediaKind? = nil) -> [Int] {
         OfferTargeting.rank(offers, day: day, kind: kind ?? context.title.kind) {
-            OfferTargeting.relevance($0, for: context)
+            OfferTargeting.relevance($0, for: context.target)
         }.map(\.id)
     }
 }

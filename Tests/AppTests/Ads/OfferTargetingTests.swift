@@ -13,9 +13,9 @@ struct OfferTargetingTests {
         let untargeted = F.offer(1)
         let keywordOnly = F.offer(2, keywords: ["heist"])
         let genreOnly = F.offer(3, genres: ["thriller"])
-        #expect(OfferTargeting.relevance(untargeted, for: context) == 1)
-        #expect(OfferTargeting.relevance(keywordOnly, for: context) == 2)
-        #expect(OfferTargeting.relevance(genreOnly, for: context) == 3)
+        #expect(OfferTargeting.relevance(untargeted, for: context.target) == 1)
+        #expect(OfferTargeting.relevance(keywordOnly, for: context.target) == 2)
+        #expect(OfferTargeting.relevance(genreOnly, for: context.target) == 3)
         #expect(F.rank([untargeted, keywordOnly, genreOnly], for: context) == [3, 2, 1])
         #expect(F.rank([genreOnly, untargeted, keywordOnly], for: context) == [3, 2, 1])
     }
@@ -23,8 +23,8 @@ struct OfferTargetingTests {
     @Test("genre and keyword scores add up: each shared genre 3, each keyword found 2")
     func scoresAdd() {
         let context = F.movie("Lost in Space", genres: ["Action & Adventure"], synopsis: "An alien planet, a family adrift.")
-        #expect(OfferTargeting.relevance(F.offer(1, genres: ["action", "adventure"], keywords: ["space", "alien"]), for: context) == 10)
-        #expect(OfferTargeting.relevance(F.offer(2, genres: ["action", "horror"], keywords: ["space", "zombie"]), for: context) == 5)
+        #expect(OfferTargeting.relevance(F.offer(1, genres: ["action", "adventure"], keywords: ["space", "alien"]), for: context.target) == 10)
+        #expect(OfferTargeting.relevance(F.offer(2, genres: ["action", "horror"], keywords: ["space", "zombie"]), for: context.target) == 5)
     }
 
     @Test("weight multiplies relevance: a heavier keyword offer can beat a lighter genre offer")
@@ -90,12 +90,12 @@ struct OfferTargetingTests {
     @Test("a sci-fi offer reaches a TVMaze 'Science-Fiction' show and an iTunes 'Action & Adventure' film reaches an adventure offer")
     func genresAcrossSources() {
         let show = F.show("The Midnight Gospel", genres: ["Comedy", "Adventure", "Science-Fiction"])
-        #expect(OfferTargeting.relevance(F.offer(1, genres: ["sci-fi"]), for: show) == 3)
+        #expect(OfferTargeting.relevance(F.offer(1, genres: ["sci-fi"]), for: show.target) == 3)
         let kids = F.show("Bluey", genres: ["Children"])
-        #expect(OfferTargeting.relevance(F.offer(2, genres: ["family"]), for: kids) == 3)
+        #expect(OfferTargeting.relevance(F.offer(2, genres: ["family"]), for: kids.target) == 3)
         let film = F.movie("Last Year's Hit", genres: ["Action & Adventure"])
-        #expect(OfferTargeting.relevance(F.offer(3, genres: ["adventure"]), for: film) == 3)
-        #expect(OfferTargeting.relevance(F.offer(4, genres: ["action", "adventure"]), for: film) == 6)
+        #expect(OfferTargeting.relevance(F.offer(3, genres: ["adventure"]), for: film.target) == 3)
+        #expect(OfferTargeting.relevance(F.offer(4, genres: ["action", "adventure"]), for: film.target) == 6)
     }
 
     @Test(
@@ -116,7 +116,7 @@ struct OfferTargetingTests {
     func keywords(name: String, synopsis: String?, keyword: String, matches: Bool) {
         let context = F.movie(name, synopsis: synopsis)
         let offer = F.offer(1, genres: ["western"], keywords: [keyword])
-        #expect(OfferTargeting.relevance(offer, for: context) == (matches ? 2 : 0))
+        #expect(OfferTargeting.relevance(offer, for: context.target) == (matches ? 2 : 0))
         #expect(F.rank([offer], for: context) == (matches ? [1] : []))
     }
 
@@ -145,13 +145,13 @@ struct OfferTargetingTests {
         #expect(F.rank(offers, for: F.show("Show")) == [2, 3])
         let listing = ListingContext(titles: [("Film", ["Drama"]), ("Show", ["Drama"])], kind: nil)
         let mixed = OfferTargeting.rank(offers, day: F.today, kind: listing.kind) {
-            OfferTargeting.relevance($0, for: listing)
+            OfferTargeting.relevance($0, for: listing.target)
         }
         #expect(mixed.map(\.id) == [1, 2, 3])
         let films = ListingContext(titles: [("Film", ["Drama"])], kind: .movie)
         #expect(
             OfferTargeting.rank(offers, day: F.today, kind: films.kind) {
-                OfferTargeting.relevance($0, for: films)
+                OfferTargeting.relevance($0, for: films.target)
             }.map(\.id) == [1, 3])
     }
 
@@ -160,8 +160,8 @@ struct OfferTargetingTests {
         let context = F.movie("Quiet Autumn", genres: ["Drama"], synopsis: "Leaves fall.")
         let unrelated = F.offer(1, genres: ["horror", "sci-fi"], keywords: ["zombie"], weight: 50)
         let untargeted = F.offer(2)
-        #expect(OfferTargeting.relevance(unrelated, for: context) == 0)
-        #expect(OfferTargeting.relevance(untargeted, for: context) == 1)
+        #expect(OfferTargeting.relevance(unrelated, for: context.target) == 0)
+        #expect(OfferTargeting.relevance(untargeted, for: context.target) == 1)
         #expect(F.rank([unrelated, untargeted], for: context) == [2])
     }
 
@@ -169,7 +169,7 @@ struct OfferTargetingTests {
     func cappedSkipped() {
         let context = F.movie("Night Drive", genres: ["Thriller"])
         let offers = [F.offer(1, genres: ["thriller"], weight: 3), F.offer(2, genres: ["thriller"], weight: 2)]
-        let ranked = OfferTargeting.rank(offers, day: F.today, kind: .movie) { OfferTargeting.relevance($0, for: context) }
+        let ranked = OfferTargeting.rank(offers, day: F.today, kind: .movie) { OfferTargeting.relevance($0, for: context.target) }
         let cap = FrequencyCap()
         let now = Date()
         for _ in 0..<cap.limit { cap.record(visitor: "v", offers: [1], now: now) }
@@ -187,12 +187,12 @@ struct OfferTargetingTests {
         let horror = F.offer(2, genres: ["horror"], weight: 2)
         let space = F.offer(3, keywords: ["space"])
         let western = F.offer(4, genres: ["western"])
-        #expect(OfferTargeting.relevance(drama, for: listing) == 9)
-        #expect(OfferTargeting.relevance(horror, for: listing) == 3)
-        #expect(OfferTargeting.relevance(space, for: listing) == 2)
-        #expect(OfferTargeting.relevance(western, for: listing) == 0)
+        #expect(OfferTargeting.relevance(drama, for: listing.target) == 9)
+        #expect(OfferTargeting.relevance(horror, for: listing.target) == 3)
+        #expect(OfferTargeting.relevance(space, for: listing.target) == 2)
+        #expect(OfferTargeting.relevance(western, for: listing.target) == 0)
         let ranked = OfferTargeting.rank([western, space, horror, drama], day: F.today, kind: .movie) {
-            OfferTargeting.relevance($0, for: listing)
+            OfferTargeting.relevance($0, for: listing.target)
         }
         #expect(ranked.map(\.id) == [1, 2, 3])
     }

@@ -42,12 +42,14 @@ struct MetricsTests {
         }
     }
 
-    @Test("every declared cache counts on /metrics: a year's films and app.css asked twice are a miss, then a hit")
+    @Test("every declared cache counts on /metrics: a year's films (anonymous and a person's) and app.css asked twice miss, then hit")
     func caches() async throws {
         try await TestApp.with { app in
+            let (_, cookie) = try await app.signedIn("cache-reader")
             try await app.test { client in
                 for _ in 0..<2 {
                     _ = try await client.get("/movies?year=2026")
+                    _ = try await client.get("/movies?year=2026", cookie: cookie)
                     let css = try await client.execute(uri: "/static/app.css", method: .get, headers: [.acceptEncoding: "gzip"])
                     #expect(css.headers[.contentEncoding] == "gzip")
                 }
@@ -56,6 +58,10 @@ struct MetricsTests {
             for cache in ["shared-pages", "static-gzip"] {
                 #expect(value(text, #"popcornswirl_cache_misses_total{cache="\#(cache)"}"#) == 1, "\(cache)")
                 #expect(value(text, #"popcornswirl_cache_hits_total{cache="\#(cache)"}"#) == 1, "\(cache)")
+            }
+            for cache in ["cards", "year-lists", "sessions", "offers", "offer-rankings"] {
+                #expect(value(text, #"popcornswirl_cache_misses_total{cache="\#(cache)"}"#) ?? 0 >= 1, "\(cache)")
+                #expect(value(text, #"popcornswirl_cache_hits_total{cache="\#(cache)"}"#) ?? 0 >= 1, "\(cache)")
             }
         }
     }

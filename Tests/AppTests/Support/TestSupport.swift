@@ -183,3 +183,22 @@ extension TestClientProtocol {
         return try await execute(uri: uri, method: method, headers: headers, body: ByteBuffer(string: json))
     }
 }
+
+extension Caches {
+    /// A server's caches, for a service or renderer a test builds on its own (`changes`: the feed they hear).
+    static func forTests(_ changes: ChangeFeed = ChangeFeed(send: nil, logger: TestDatabase.logger)) -> Caches {
+        Caches(metrics: nil, changes: changes)
+    }
+}
+
+extension PageRenderer {
+    /// The renderer with a cards cache of its own.
+    static func load() async throws -> PageRenderer { try await load(cards: Caches.forTests().cards) }
+}
+
+extension SessionService {
+    /// Sessions over `database`, with their own cache hearing its change feed.
+    convenience init(database: AppDatabase, clock: any AppClock) {
+        self.init(database: database, clock: clock, known: Caches.forTests(database.changes).sessions)
+    }
+}

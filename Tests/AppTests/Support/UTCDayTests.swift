@@ -23,15 +23,6 @@ struct UTCDayTests {
         #expect(Date(timeIntervalSince1970: -1).formatted(UTCFormatters.dayStyle) == "1969-12-31")
     }
 
-    @Test("dayText, which keeps the last day, writes each moment's own day: across midnight, going back and forth")
-    func keptDay() {
-        let moments: [Double] = [86_399, 86_400, 86_399, -1, 0, 1_700_000_000, 1_700_006_400, 1_700_006_399.5, 1_700_092_800, 951_868_799]
-        for moment in moments {
-            let date = Date(timeIntervalSince1970: moment)
-            #expect(UTCFormatters.dayText(date) == UTCFormatters.day.string(from: date), "\(moment)")
-        }
-    }
-
     @Test("a diary day is written as the formatter writes it (d MMMM yyyy), and what is not a day is shown as it is")
     func longDay() {
         var generator = SplitMix(seed: 2026)

@@ -113,20 +113,4 @@ struct TitlePagesTests {
             }
         }
     }
-
-    @Test("a title's offers context is made once per catalogue answer: a refetched title (another key) gets its own")
-    func contextPerAnswer() {
-        let contexts = TitleContexts()
-        var made = 0
-        func context(_ key: String, genre: String) -> OfferContext {
-            contexts.context(key) {
-                made += 1
-                return OfferContext(title: TitleRef(kind: .show, id: 139), name: "Girls", genreNames: [genre], synopsis: nil)
-            }
-        }
-        #expect(context("show|139|fetched-1", genre: "Drama").genres == context("show|139|fetched-1", genre: "Comedy").genres)
-        #expect(made == 1)
-        #expect(context("show|139|fetched-2", genre: "Comedy").genres != context("show|139|fetched-1", genre: "Comedy").genres)
-        #expect(made == 2)
-    }
 }

@@ -46,10 +46,7 @@ struct LibraryController {
         async let genreChoices = library.genres(profile: profile)
         let result = try await library.list(profile: profile, list: list, page: page, filter: filter)
         let html = try renderer.html(MyListsPage(list: list, filter: filter, genres: try await genreChoices, page: result, renderer: renderer))
-        // Keyed by the page and the titles on it (what the ranking reads): its sponsored cards are
-        // ranked once, not per request.
-        let key = "my-lists|\(profile)|\(Route.libraryList(list, page: page, filter: filter))|\(ListingContext.identity(of: result.items))"
-        let listing = ListingContext(items: result.items, kind: filter.kind, key: key, name: "my-lists")
+        let listing = ListingContext(items: result.items, kind: filter.kind, name: "my-lists")
         return await renderer.for(context).listingResponse(PageParts(html), listing: listing, offers: offers)
     }
 

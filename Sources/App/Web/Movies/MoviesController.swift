@@ -51,7 +51,7 @@ struct MoviesController {
             let cards = list.movies.map { renderer.card(MovieCardView(movie: $0, state: states[$0.id], returnTo: returnTo)) }
             let html = try renderer.html(
                 MoviesPage(year: shown, currentYear: currentYear, cards: cards, source: list.source, notFetchedYet: list.notFetchedYet))
-            return (html, ListingContext(movies: list.movies, kind: .movie, key: "\(returnTo)|\(list.source.identity)", name: "movies-\(shown)"))
+            return (html, ListingContext(movies: list.movies, kind: .movie, name: "movies-\(shown)"))
         }
         guard let profile = context.profileID else {
             let page = try sharedPages.page(key) { try render([:]) }

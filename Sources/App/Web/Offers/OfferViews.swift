@@ -126,7 +126,7 @@ extension PageResponder {
     func listingResponse(_ parts: PageParts, listing: ListingContext, offers: OfferService) async -> Response {
         let slots = parts.sponsoredSlots
         let chosen = slots > 0 ? await offers.forListing(listing, slots: slots, viewer: viewer) : []
-        return response(parts, cards: chosen.compactMap { try? renderer.sponsoredCards.html($0, renderer: renderer) })
+        return response(parts, cards: chosen.compactMap { try? renderer.html(OfferCardView($0)) })
     }
 
     func listingResponse(_ page: some Page, listing: ListingContext, offers: OfferService) async throws -> Response {
@@ -135,29 +135,15 @@ extension PageResponder {
 }
 
 extension ListingContext {
-    /// A page of films, of shows, or of both (`kind` nil: any offer may fit). `key`: the page and
-    /// catalogue answer the titles came from (see `ListingContext.key`).
     /// A page of a person's saved titles (My Lists, TV Favorites), from their snapshots.
-    init(items: [LibraryItem], kind: MediaKind?, key: String?, name: String) {
-        self.init(titles: items.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: kind, key: key, name: name)
+    init(items: [LibraryItem], kind: MediaKind?, name: String) {
+        self.init(titles: items.map { ($0.title, $0.genre.map { [$0] } ?? []) }, kind: kind, name: name)
     }
 
-    /// What a ranking of a person's page reads of its titles, for its key: the same titles rank
-    /// alike, and a change that keeps them (a rating, a note, a flag) ranks nothing again.
-    static func identity(of items: [LibraryItem]) -> Int {
-        var titles = Hasher()
-        for item in items {
-            titles.combine(item.kind.rawValue)
-            titles.combine(item.itemID)
-            titles.combine(item.title)
-            titles.combine(item.genre)
-        }
-        return titles.finalize()
-    }
-
-    /// `name`: the listing as shops are told it (`ps_listing`).
-    init(movies: [Movie] = [], shows: [Show] = [], kind: MediaKind?, key: String?, name: String) {
+    /// A page of films, of shows, or of both (`kind` nil: any offer may fit). `name`: the listing
+    /// as shops are told it (`ps_listing`).
+    init(movies: [Movie] = [], shows: [Show] = [], kind: MediaKind?, name: String) {
         let titles = movies.map { ($0.title, $0.genre.map { [$0] } ?? []) } + shows.map { ($0.name, $0.genres) }
-        self.init(titles: titles, kind: kind, key: key, name: name)
+        self.init(titles: titles, kind: kind, name: name)
     }
 }

@@ -111,9 +111,7 @@ struct SearchController {
             showCards: result.shows.map { ShowCardView(show: $0, saved: showStates[$0.id]?.favorite == true, returnTo: returnTo) },
             flash: best.flatMap { Self.flash($0, done: done) }
         ).withHistory(history, returnTo: returnTo)
-        let listing = ListingContext(
-            movies: result.movies, shows: result.shows, kind: nil,
-            key: "search|\(result.query)|\(result.source.identity)|\(result.showSource.identity)", name: "search")
+        let listing = ListingContext(movies: result.movies, shows: result.shows, kind: nil, name: "search")
         return (try renderer.html(page), listing)
     }
 

@@ -11,16 +11,15 @@ protocol Page {
 /// Renders a view-model struct with its template into an HTML response.
 struct PageRenderer: Sendable {
     let library: MustacheLibrary
-    let cards = CardFragments()
-    /// Sponsored cards drawn for placed offers.
-    let sponsoredCards = DrawnOnce<PlacedOffer>()
+    /// The cards as rendered (`Caches.cards`).
+    let cards: DeclaredCache<CardKey, String>
 
-    static func load() async throws -> PageRenderer {
+    static func load(cards: DeclaredCache<CardKey, String>) async throws -> PageRenderer {
         guard let directory = Bundle.module.url(forResource: "templates", withExtension: nil, subdirectory: "Resources") else {
             throw RenderError.missingTemplates
         }
         UTF8HTMLEscaping.register()
-        return PageRenderer(library: try await MustacheLibrary(directory: directory.path))
+        return PageRenderer(library: try await MustacheLibrary(directory: directory.path), cards: cards)
     }
 
     enum RenderError: Error {
@@ -31,11 +30,11 @@ struct PageRenderer: Sendable {
     /// A card of the person's lists, rendered on its own (its template reads only the card) or
     /// found in `cards`.
     func card(_ view: MovieCardView) -> RenderedCard {
-        RenderedCard(html: cards.html(.movie(view)) { library.render(view, withTemplate: "movies/card") ?? "" })
+        RenderedCard(html: cards.value(.movie(view), bytes: CardKey.bytes) { library.render(view, withTemplate: "movies/card") ?? "" })
     }
 
     func card(_ view: ShowCardView) -> RenderedCard {
-        RenderedCard(html: cards.html(.show(view)) { library.render(view, withTemplate: "shows/card") ?? "" })
+        RenderedCard(html: cards.value(.show(view), bytes: CardKey.bytes) { library.render(view, withTemplate: "shows/card") ?? "" })
     }
 
     func html<P: Page>(_ page: P) throws -> String {

@@ -56,9 +56,7 @@ struct ShowsController {
         let profile = context.profileID
         let result = try await library.list(profile: profile, list: .favorites, page: page, kind: .show)
         let cards = result.items.map { renderer.card(ShowCardView(item: $0, returnTo: Route.showFavorites.path)) }
-        // The sponsored cards' ranking key: the page and the titles on it.
-        let key = profile.map { "tv-favorites|\($0)|\(page)|\(ListingContext.identity(of: result.items))" }
-        let listing = ListingContext(items: result.items, kind: .show, key: key, name: "tv-favorites")
+        let listing = ListingContext(items: result.items, kind: .show, name: "tv-favorites")
         let html = try renderer.html(ShowFavoritesPage(cards: cards, page: result))
         return await renderer.for(context).listingResponse(PageParts(html), listing: listing, offers: offers)
     }
@@ -198,7 +196,7 @@ extension ShowsController {
             let cards = view.shows.map { renderer.card(ShowCardView(show: $0, saved: saved.contains($0.id), returnTo: returnTo)) }
             let page = ShowsPage(cards: cards, source: view.source, query: view.query, page: view.page, isEnd: view.isEnd)
             return (
-                try renderer.html(page), ListingContext(shows: view.shows, kind: .show, key: "\(returnTo)|\(view.source.identity)", name: view.name)
+                try renderer.html(page), ListingContext(shows: view.shows, kind: .show, name: view.name)
             )
         }
         guard let profile = context.profileID else {
