@@ -12,9 +12,24 @@ Serves, on one port of 127.0.0.1, in the upstreams' own wire formats:
     GET /lookup?id=ID[,ID...]
   Images
     GET /img/<host>/<path...>          a small solid-colour PNG (60x90)
-  TVMaze (fixture Tests/AppTests/Fixtures/tvmaze/shows.json)
+  TVMaze (fixtures Tests/AppTests/Fixtures/tvmaze/: shows.json, episodes.json, long-show.json)
     GET /shows?page=N   GET /shows/ID   GET /search/shows?q=   GET /singlesearch/shows?q=
     GET /lookup/shows?imdb=tt… | ?thetvdb=N   (301 to /shows/ID, 404 when unknown)
+    GET /shows/ID?embed[]=episodes&embed[]=seasons&embed[]=nextepisode
+        any subset and order of episodes, seasons, nextepisode, previousepisode (also embed=X,
+        and embed%5B%5D=X percent-encoded); `_embedded` keys follow the request's order,
+        embedded episodes leave specials out, nextepisode/previousepisode are absent when there
+        is none; with an embed the show's `_links` (previousepisode/nextepisode) and `updated`
+        are recomputed against the current time (a plain /shows/ID is served as stored)
+    GET /shows/ID/episodes          regular episodes, in airing order
+    GET /shows/ID/episodes?specials=1   the same with specials (number null)
+    GET /shows/ID/seasons   GET /seasons/ID/episodes   GET /episodes/ID[?embed=show]
+    GET /updates/shows[?since=day|week|month]   {"<show id>": <unix time>, ...}; a show's time is
+        its stored `updated`, or for the shows of UPDATE_AGES the stub's start time minus that age
+    Every show of shows.json has its seasons and episodes in episodes.json; the long show
+    (long-show.json, id 990001, >1,200 episodes) answers /shows/990001 and the routes above but is
+    never listed by /shows?page=N nor found by the searches and lookups. Unknown ids answer 404
+    like an unknown show.
   OMDb (fixture Tests/AppTests/Fixtures/omdb/movies.json; the only valid key is `test-key`)
     GET /?apikey=K&t=TITLE[&y=YEAR]   GET /?apikey=K&i=ttID   GET /?apikey=K&s=TEXT
 
@@ -65,6 +80,18 @@ OMDB_CONTENT_TYPE = "application/json; charset=utf-8"
 JSON_CONTENT_TYPE = "application/json; charset=utf-8"
 
 TVMAZE_NOT_FOUND = {"name": "Not Found", "message": "", "code": 0, "status": 404}
+TVMAZE_API = "https://api.tvmaze.com"
+LONG_SHOW_ID = 990001
+TVMAZE_EMBEDS = ("episodes", "seasons", "nextepisode", "previousepisode")
+UPDATES_SINCE_SECONDS = {"day": 86_400, "week": 7 * 86_400, "month": 30 * 86_400}
+# Shows TVMaze keeps touching: their /updates/shows time is the reference time (the stub's start,
+# or the recorded answers' date) minus this many seconds; every other show keeps its `updated`.
+UPDATE_AGES = {
+    990001: 47 * 60,  # the daily show: within the day
+    590: 3 * 3600 + 17 * 60,  # Pokémon: within the day
+    32087: 3 * 86_400 + 5 * 3600,  # Chicken Girls: within the week
+    45499: 19 * 86_400,  # The Midnight Gospel: within the month
+}
 
 SYNTHETIC_BASE_ID = 8_000_000_000
 SYNTHETIC_GENRES = (
@@ -247,9 +274,182 @@ class Catalog:
         data = self.files.load(self.fixtures_dir / "tvmaze" / "shows.json")
         return [show for show in data if isinstance(show, dict)] if isinstance(data, list) else []
 
+    def tvmaze_episode_sets(self) -> dict:
+        data = self.files.load(self.fixtures_dir / "tvmaze" / "episodes.json")
+        return data if isinstance(data, dict) else {}
+
+    def tvmaze_long_show(self) -> dict | None:
+        data = self.files.load(self.fixtures_dir / "tvmaze" / "long-show.json")
+        return data if isinstance(data, dict) else None
+
+    def tv_index(self) -> "TVIndex":
+        """Every show with its seasons and episodes (the long show included), indexed by id; rebuilt
+        only when one of the three files changes."""
+        shows, sets, long_show = self.tvmaze_shows(), self.tvmaze_episode_sets(), self.tvmaze_long_show()
+        key = (id(shows), id(sets), id(long_show))
+        with self.files.lock:
+            cached = getattr(self, "_tv_index", None)
+            if cached is not None and cached[0] == key:
+                return cached[1]
+        index = TVIndex(shows, sets, long_show)
+        with self.files.lock:
+            self._tv_index = (key, index)
+        return index
+
     def omdb_movies(self) -> list[dict]:
         data = self.files.load(self.fixtures_dir / "omdb" / "movies.json")
         return [movie for movie in data if isinstance(movie, dict)] if isinstance(data, list) else []
+
+
+# --------------------------------------------------------------------------- TVMaze episodes
+
+
+class TVIndex:
+    """Shows (plain objects, without `_embedded`), their seasons and episodes (specials included, in
+    airing order), and where each season and episode belongs."""
+
+    def __init__(self, shows: list[dict], sets: dict, long_show: dict | None) -> None:
+        self.shows: dict[int, dict] = {}
+        self.seasons: dict[int, list[dict]] = {}
+        self.episodes: dict[int, list[dict]] = {}
+        for show in shows:
+            if isinstance(show.get("id"), int):
+                entry = sets.get(str(show["id"])) if isinstance(sets, dict) else None
+                entry = entry if isinstance(entry, dict) else {}
+                self.add(show, entry.get("seasons") or [], entry.get("episodes") or [])
+        if long_show is not None and isinstance(long_show.get("id"), int):
+            embedded = long_show.get("_embedded") or {}
+            plain = {k: v for k, v in long_show.items() if k != "_embedded"}
+            self.add(plain, embedded.get("seasons") or [], embedded.get("episodes") or [])
+        self.season_by_id: dict[int, tuple[int, dict]] = {}
+        self.episode_by_id: dict[int, tuple[int, dict]] = {}
+        for show_id, seasons in self.seasons.items():
+            for season in seasons:
+                self.season_by_id[season.get("id")] = (show_id, season)
+        for show_id, episodes in self.episodes.items():
+            for episode in episodes:
+                self.episode_by_id[episode.get("id")] = (show_id, episode)
+
+    def add(self, show: dict, seasons: list, episodes: list) -> None:
+        show_id = show["id"]
+        self.shows[show_id] = show
+        self.seasons[show_id] = sorted((s for s in seasons if isinstance(s, dict)), key=lambda s: s.get("number") or 0)
+        self.episodes[show_id] = sorted((e for e in episodes if isinstance(e, dict)), key=airing_order)
+
+    def season_episodes(self, season_id: int) -> list[dict] | None:
+        found = self.season_by_id.get(season_id)
+        if found is None:
+            return None
+        show_id, season = found
+        return [e for e in self.episodes[show_id] if e.get("season") == season.get("number")]
+
+
+def parse_airstamp(text) -> _dt.datetime | None:
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        stamp = _dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return stamp if stamp.tzinfo else stamp.replace(tzinfo=_dt.timezone.utc)
+
+
+def airing_order(episode: dict):
+    """Airing order: by airstamp, then season and number; episodes not yet scheduled come last."""
+    stamp = parse_airstamp(episode.get("airstamp"))
+    number = episode.get("number")
+    rest = (episode.get("season") or 0, number if isinstance(number, int) else 10**9, episode.get("id") or 0)
+    return (0, stamp.timestamp(), *rest) if stamp else (1, 0.0, *rest)
+
+
+def is_special(episode: dict) -> bool:
+    return episode.get("type", "regular") != "regular"
+
+
+def next_episode(episodes: list[dict], now: _dt.datetime) -> dict | None:
+    """The first episode (of any type) whose airstamp is after `now`; unscheduled ones never are."""
+    for episode in episodes:
+        stamp = parse_airstamp(episode.get("airstamp"))
+        if stamp is not None and stamp > now:
+            return episode
+    return None
+
+
+def previous_episode(episodes: list[dict], now: _dt.datetime) -> dict | None:
+    found = None
+    for episode in episodes:
+        stamp = parse_airstamp(episode.get("airstamp"))
+        if stamp is not None and stamp <= now:
+            found = episode
+    return found
+
+
+def show_updated(show: dict, reference: _dt.datetime) -> int:
+    stored = show.get("updated") if isinstance(show.get("updated"), int) else 0
+    age = UPDATE_AGES.get(show.get("id"))
+    if age is None:
+        return stored
+    return max(stored, int(reference.timestamp()) - age)
+
+
+def show_links(show: dict, episodes: list[dict], now: _dt.datetime) -> dict:
+    links = {"self": {"href": f"{TVMAZE_API}/shows/{show.get('id')}"}}
+    for name, episode in (("previousepisode", previous_episode(episodes, now)), ("nextepisode", next_episode(episodes, now))):
+        if episode is not None:
+            links[name] = {"href": f"{TVMAZE_API}/episodes/{episode.get('id')}", "name": episode.get("name")}
+    return links
+
+
+def requested_embeds(query: dict) -> list[str]:
+    """`embed[]=a&embed[]=b` (parse_qs has already decoded embed%5B%5D) or `embed=a`, in order."""
+    wanted = []
+    for key in ("embed[]", "embed"):
+        for value in query.get(key, []):
+            for part in value.split(","):
+                part = part.strip().lower()
+                if part and part not in wanted:
+                    wanted.append(part)
+    return wanted
+
+
+def show_with_embeds(index: TVIndex, show_id: int, embeds: list[str], now: _dt.datetime, reference: _dt.datetime) -> dict:
+    """/shows/ID?embed[]=…: the show with `_links` and `updated` as of `now`/`reference`, and
+    `_embedded` holding what was asked for, in the order asked."""
+    show = index.shows[show_id]
+    episodes = index.episodes.get(show_id, [])
+    out = {k: v for k, v in show.items() if k not in ("_links", "_embedded")}
+    out["updated"] = show_updated(show, reference)
+    out["_links"] = show_links(show, episodes, now)
+    embedded = {}
+    for name in embeds:
+        if name == "episodes":
+            embedded["episodes"] = [e for e in episodes if not is_special(e)]
+        elif name == "seasons":
+            embedded["seasons"] = index.seasons.get(show_id, [])
+        elif name in ("nextepisode", "previousepisode"):
+            episode = next_episode(episodes, now) if name == "nextepisode" else previous_episode(episodes, now)
+            if episode is not None:
+                embedded[name] = episode
+    if embedded:
+        out["_embedded"] = embedded
+    return out
+
+
+def show_episodes(index: TVIndex, show_id: int, specials: bool) -> list[dict]:
+    episodes = index.episodes.get(show_id, [])
+    return list(episodes) if specials else [e for e in episodes if not is_special(e)]
+
+
+def updates_answer(index: TVIndex, since: str | None, now: _dt.datetime, reference: _dt.datetime) -> dict:
+    """/updates/shows: {"<id>": unix time} for every show (long show included), by show id as
+    TVMaze lists them; `since` keeps those updated within the last day, week or month."""
+    horizon = None if since is None else int(now.timestamp()) - UPDATES_SINCE_SECONDS[since]
+    answer = {}
+    for show_id in sorted(index.shows):
+        updated = show_updated(index.shows[show_id], reference)
+        if horizon is None or updated >= horizon:
+            answer[str(show_id)] = updated
+    return answer
 
 
 def films_from(data) -> list[dict]:
@@ -398,6 +598,8 @@ class StubServer(ThreadingHTTPServer):
         self.state = state
         self.catalog = catalog
         self.verbose = verbose
+        # The reference time of /updates/shows: fixed for the run, so a show's time does not move.
+        self.started_at = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -514,6 +716,10 @@ class Handler(BaseHTTPRequestHandler):
             return "tvmaze", self.tvmaze_singlesearch
         if path in ("/lookup/shows", "/lookup/shows/"):
             return "tvmaze", self.tvmaze_lookup
+        if path.startswith("/seasons/") or path.startswith("/episodes/"):
+            return "tvmaze", self.tvmaze_seasons_episodes
+        if path in ("/updates/shows", "/updates/shows/"):
+            return "tvmaze", self.tvmaze_updates
         if path == "/":
             return "omdb", self.omdb
         return None, None
@@ -612,16 +818,36 @@ class Handler(BaseHTTPRequestHandler):
 
     # -- TVMaze ---------------------------------------------------------------
 
+    def tvmaze_not_found(self) -> Response:
+        return json_response(404, TVMAZE_NOT_FOUND, TVMAZE_CONTENT_TYPE)
+
     def tvmaze_shows(self, path: str, query: dict) -> Response:
         shows = self.server.catalog.tvmaze_shows()
         tail = path[len("/shows") :].strip("/")
         if tail:
-            if not tail.isdigit():
-                return json_response(404, TVMAZE_NOT_FOUND, TVMAZE_CONTENT_TYPE)
+            show_part, _, rest = tail.partition("/")
+            if not show_part.isdigit():
+                return self.tvmaze_not_found()
+            show_id = int(show_part)
+            if rest:
+                return self.tvmaze_show_children(show_id, rest, query)
+            embeds = [e for e in requested_embeds(query) if e in TVMAZE_EMBEDS]
+            if embeds:
+                index = self.server.catalog.tv_index()
+                if show_id not in index.shows:
+                    return self.tvmaze_not_found()
+                now = _dt.datetime.now(_dt.timezone.utc)
+                body = show_with_embeds(index, show_id, embeds, now, self.server.started_at)
+                return json_response(200, body, TVMAZE_CONTENT_TYPE)
             for show in shows:
-                if str(show.get("id")) == tail:
+                if show.get("id") == show_id:
                     return json_response(200, show, TVMAZE_CONTENT_TYPE)
-            return json_response(404, TVMAZE_NOT_FOUND, TVMAZE_CONTENT_TYPE)
+            if show_id == LONG_SHOW_ID:
+                long_show = self.server.catalog.tvmaze_long_show()
+                if long_show is not None:
+                    plain = {k: v for k, v in long_show.items() if k != "_embedded"}
+                    return json_response(200, plain, TVMAZE_CONTENT_TYPE)
+            return self.tvmaze_not_found()
         page_text = first(query, "page", "0") or "0"
         if not page_text.isdigit():
             return json_response(
@@ -630,6 +856,49 @@ class Handler(BaseHTTPRequestHandler):
         if int(page_text) >= 1:
             return json_response(404, TVMAZE_NOT_FOUND, TVMAZE_CONTENT_TYPE)
         return json_response(200, shows, TVMAZE_CONTENT_TYPE)
+
+    def tvmaze_show_children(self, show_id: int, rest: str, query: dict) -> Response:
+        """/shows/ID/episodes[?specials=1] and /shows/ID/seasons."""
+        index = self.server.catalog.tv_index()
+        if show_id not in index.shows or rest not in ("episodes", "seasons"):
+            return self.tvmaze_not_found()
+        if rest == "seasons":
+            return json_response(200, index.seasons.get(show_id, []), TVMAZE_CONTENT_TYPE)
+        specials = (first(query, "specials", "") or "").strip().lower() in ("1", "true")
+        return json_response(200, show_episodes(index, show_id, specials), TVMAZE_CONTENT_TYPE)
+
+    def tvmaze_seasons_episodes(self, path: str, query: dict) -> Response:
+        """/seasons/ID/episodes (specials included, as TVMaze lists a season) and /episodes/ID."""
+        index = self.server.catalog.tv_index()
+        parts = path.strip("/").split("/")
+        if len(parts) < 2 or not parts[1].isdigit():
+            return self.tvmaze_not_found()
+        item_id = int(parts[1])
+        if parts[0] == "seasons" and parts[2:] == ["episodes"]:
+            episodes = index.season_episodes(item_id)
+            if episodes is None:
+                return self.tvmaze_not_found()
+            return json_response(200, episodes, TVMAZE_CONTENT_TYPE)
+        if parts[0] == "episodes" and len(parts) == 2:
+            found = index.episode_by_id.get(item_id)
+            if found is None:
+                return self.tvmaze_not_found()
+            show_id, episode = found
+            if "show" in requested_embeds(query):
+                episode = dict(episode, _embedded={"show": index.shows[show_id]})
+            return json_response(200, episode, TVMAZE_CONTENT_TYPE)
+        return self.tvmaze_not_found()
+
+    def tvmaze_updates(self, path: str, query: dict) -> Response:
+        since = first(query, "since")
+        if since is not None and since not in UPDATES_SINCE_SECONDS:
+            return json_response(
+                400, {"name": "Bad Request", "message": "Invalid value for since", "code": 0, "status": 400},
+                TVMAZE_CONTENT_TYPE,
+            )
+        index = self.server.catalog.tv_index()
+        now = _dt.datetime.now(_dt.timezone.utc)
+        return json_response(200, updates_answer(index, since, now, self.server.started_at), TVMAZE_CONTENT_TYPE)
 
     def tvmaze_matches(self, query: dict) -> list[dict] | None:
         q = first(query, "q")
@@ -735,7 +1004,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--catalog-dir", type=Path, default=DEFAULT_CATALOG_DIR,
                         help="movies-YYYY.json files (default Sources/App/Resources/catalog)")
     parser.add_argument("--fixtures-dir", type=Path, default=DEFAULT_FIXTURES_DIR,
-                        help="tvmaze/shows.json and omdb/movies.json (default Tests/AppTests/Fixtures)")
+                        help="tvmaze/{shows,episodes,long-show}.json and omdb/movies.json (default Tests/AppTests/Fixtures)")
     parser.add_argument("--verbose", action="store_true", help="log every request to stderr")
     args = parser.parse_args(argv)
 

@@ -9,6 +9,10 @@ public struct AppServices: Sendable {
     public let clock: any AppClock
     public let catalog: MovieCatalog
     public let shows: ShowCatalog
+    /// Every show's episodes and seasons, from TVMaze into the database.
+    public let episodeCatalog: EpisodeCatalog
+    /// A person's episodes: watches, ratings, Stopped, Up Next.
+    public let episodes: EpisodeService
     public let library: LibraryService
     public let diary: DiaryService
     public let customLists: CustomListService
@@ -22,6 +26,8 @@ public struct AppServices: Sendable {
     let titleIndex: TitleIndex
     /// Release years kept warm and details of titles saved by id, in the background.
     let catalogWorker: CatalogWorker
+    /// Held episode lists asked of TVMaze again when TVMaze says their show changed.
+    let episodeRefresher: EpisodeRefresher
     public let sessions: SessionService
     public let accounts: AccountService
     public let posters: PosterService
@@ -92,6 +98,9 @@ public struct AppServices: Sendable {
             share: .tvmaze(config.shares, database: database, clock: clock), sleep: sleep, maxWait: maxWait, metrics: metrics, leases: leases
         )
         shows = ShowCatalog(upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineShows.bundled())
+        episodeCatalog = EpisodeCatalog(
+            upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineEpisodes.bundled(), database: database, clock: clock, logger: logger)
+        episodes = EpisodeService(database: database, clock: clock)
         // OMDb's free key: 1,000 calls a day, counted in the database.
         let omdbUpstream = CachedUpstream(
             http: http, store: store,
@@ -130,6 +139,8 @@ public struct AppServices: Sendable {
         catalogWorker = CatalogWorker(
             catalog: catalog, shows: shows, index: titleIndex, library: library, leases: Leases(database: database, clock: clock, owner: instance),
             clock: clock, logger: logger)
+        episodeRefresher = EpisodeRefresher(
+            catalog: episodeCatalog, leases: Leases(database: database, clock: clock, owner: instance), logger: logger)
         let importStore = ImportStore(database: database, clock: clock)
         imports = ImportService(
             store: importStore, matcher: TitleMatcher(search: search, shows: shows, omdb: omdb, kept: kept, database: database, clock: clock),

@@ -28,7 +28,7 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
                 ShutdownHooks(hooks: [flushImpressions] + onShutdown),
             ]
             + (services.config.importWorker ? [ImportWorker(imports: services.imports, logger: services.logger)] : [])
-            + (services.config.catalogWorker ? [services.catalogWorker] : []),
+            + (services.config.catalogWorker ? [services.catalogWorker, services.episodeRefresher] : []),
         logger: services.logger
     )
 }
@@ -103,17 +103,21 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     ExportController(exports: services.exports).register(on: pages)
     ImportController(imports: services.imports, sessions: services.sessions, clock: services.clock, renderer: renderer).register(on: pages)
     PosterController(posters: services.posters).register(on: pages)
+    let episodes = EpisodeActions(services)
     ShowsController(
         shows: services.shows, library: services.library, sessions: services.sessions, offers: services.offers,
-        titles: services.titles, actions: actions, renderer: renderer, titlePages: titlePages, sharedPages: caches.sharedPages
+        titles: services.titles, actions: actions, renderer: renderer, titlePages: titlePages, sharedPages: caches.sharedPages,
+        episodes: episodes
     ).register(on: pages)
+    EpisodesController(actions: episodes, sessions: services.sessions, renderer: renderer).register(on: pages)
     SearchController(
         search: services.search, library: services.library, clock: services.clock, offers: services.offers,
         logger: services.logger, renderer: renderer
     ).register(on: pages)
     OffersController(offers: services.offers, catalog: services.catalog, shows: services.shows, renderer: renderer).register(on: pages)
     try OfflineController(
-        library: services.library, lists: services.customLists, search: services.search, renderer: renderer, config: services.config
+        library: services.library, lists: services.customLists, search: services.search, episodes: services.episodes, renderer: renderer,
+        config: services.config
     )
     .register(on: pages)
     AccountController(accounts: services.accounts, tokens: services.tokens, renderer: renderer).register(on: pages)
@@ -143,7 +147,7 @@ func apiController(_ services: AppServices, actions: LibraryActions) -> APIContr
     APIController(
         catalog: services.catalog, shows: services.shows, library: services.library, search: services.search,
         offers: services.offers, offerAdmin: services.offerAdmin, shopOrders: services.shopOrders, actions: actions, titles: services.titles,
-        exports: services.exports, clock: services.clock, logger: services.logger
+        exports: services.exports, episodes: EpisodeActions(services), clock: services.clock, logger: services.logger
     )
 }
 

@@ -17,6 +17,7 @@ struct APIController: APIProtocol {
     let actions: LibraryActions
     let titles: TitleLookup
     let exports: ExportService
+    let episodes: EpisodeActions
     let clock: any AppClock
     let logger: Logger
 

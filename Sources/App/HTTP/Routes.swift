@@ -90,7 +90,16 @@ enum Route: String, SiteRoute {
 
     case shows = "GET /shows"
     case showFavorites = "GET /shows/favorites"
+    /// The shows a person is watching, each with its next episode (`?filter=waiting`: those waiting for one to air).
+    case upNext = "GET /shows/up-next"
     case show = "GET /shows/:id"
+    /// An episode's page (`:id` is TVMaze's episode id), and a person's change of it (a watch,
+    /// unmarking, a rating); a season's or a whole show's aired episodes marked watched; Stopped and
+    /// whether specials count.
+    case episode = "GET /episodes/:id"
+    case saveEpisode = "POST /library/episodes/:id"
+    case watchShowEpisodes = "POST /library/shows/:id/watched"
+    case saveShowProgress = "POST /library/shows/:id/progress"
     case saveShow = "POST /library/shows/:id"
     case confirmRemoveShow = "GET /library/shows/:id/remove"
     case removeShow = "POST /library/shows/:id/remove"
@@ -190,6 +199,7 @@ extension Route {
     static func showsPage(_ page: Int) -> String { page > 1 ? shows.link(query: ["page": "\(page)"]) : shows.path }
     static func showSearch(_ text: String) -> String { shows.link(query: ["q": text]) }
     static func showFavoritesPage(_ page: Int) -> String { showFavorites.link(query: ["page": "\(page)"]) }
+    static func upNextPage(_ filter: UpNextFilter) -> String { upNext.link(query: ["filter": filter == .toWatch ? nil : filter.rawValue]) }
     static func moviesOf(year: Int) -> String { movies.link(query: ["year": "\(year)"]) }
     static func removeMovieConfirmation(_ id: Int, returnTo: String) -> String { confirmRemoveMovie.link(id, query: ["return_to": returnTo]) }
     static func removeShowConfirmation(_ id: Int, returnTo: String) -> String { confirmRemoveShow.link(id, query: ["return_to": returnTo]) }

@@ -17,6 +17,23 @@ public struct Watch: Sendable, Equatable {
     /// Kept with the watch for the statistics (top genres, hours watched); not shown in the diary.
     public var genre: String? = nil
     public var runtimeMinutes: Int? = nil
+    /// The episode watched, for a watch of one episode of a show.
+    public var episode: WatchedEpisode? = nil
+}
+
+/// The episode a watch was of, kept with the watch (the diary stays whole when TVMaze's list changes).
+public struct WatchedEpisode: Sendable, Equatable {
+    public var id: Int
+    public var season: Int
+    /// Nil for a special.
+    public var number: Int?
+    public var name: String
+
+    /// "S02E05", or "S02 special".
+    public var code: String {
+        let s = "S" + Episode.twoDigits(season)
+        return number.map { s + "E" + Episode.twoDigits($0) } ?? s + " special"
+    }
 }
 
 public struct DiaryPage: Sendable {
@@ -77,6 +94,7 @@ public final class DiaryService: Sendable {
                     try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("watches")
                     .where("profile_id", .equal, SQLBind(profile)).where("media_kind", .equal, SQLBind(logged.kind.rawValue))
                     .where("item_id", .equal, SQLBind(logged.itemID)).where("watched_on", .lessThanOrEqual, SQLBind(logged.day))
+                    .where(SQLIdentifier("episode_id"), .is, SQLLiteral.null)
                     .first(decodingColumn: "n", as: Int.self) ?? 0
                 try await Self.insert(logged, profile: profile, at: now, on: sql)
                 return earlier > 0
@@ -91,12 +109,13 @@ public final class DiaryService: Sendable {
         try await sql.insert(into: "watches")
             .columns(
                 "id", "profile_id", "media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "created_at", "genre",
-                "runtime_minutes"
+                "runtime_minutes", "episode_id", "season", "episode_number", "episode_name"
             )
             .values(
                 SQLBind(watch.id), SQLBind(profile), SQLBind(watch.kind.rawValue), SQLBind(watch.itemID), SQLBind(watch.title),
                 SQLBind(watch.artworkURL), SQLBind(watch.day), SQLBind(watch.rating), SQLBind(watch.note), SQLBind(now), SQLBind(watch.genre),
-                SQLBind(watch.runtimeMinutes)
+                SQLBind(watch.runtimeMinutes), SQLBind(watch.episode?.id), SQLBind(watch.episode?.season), SQLBind(watch.episode?.number),
+                SQLBind(watch.episode?.name)
             )
             .run()
     }
@@ -143,7 +162,8 @@ public final class DiaryService: Sendable {
         return DiaryPage(watches: try await markRewatches(rows, profile: profile), total: total, page: number, saved: saved)
     }
 
-    /// A title's own watches, newest first (its page lists them).
+    /// A title's own watches, newest first (its page lists them): a show's watches of the whole
+    /// show, not of its episodes (the page lists those with each episode).
     public func watches(profile: UUID?, kind: MediaKind, itemID: String) async throws -> [Watch] {
         guard let profile else { return [] }
         let rows = try await Self.titleWatches(database.sql.select(), profile: profile, kind: kind, itemID: itemID)
@@ -154,6 +174,7 @@ public final class DiaryService: Sendable {
 
     static func titleWatches(_ select: SQLSelectBuilder, profile: UUID, kind: MediaKind, itemID: String) -> SQLSelectBuilder {
         rows(select, profile: profile).where("media_kind", .equal, SQLBind(kind.rawValue)).where("item_id", .equal, SQLBind(itemID))
+            .where(SQLIdentifier("episode_id"), .is, SQLLiteral.null)
             // By day alone, which the title's index (profile, kind, item, day) gives in order: with
             // `created_at` too, SQLite chose the diary's index (profile, day, created) to skip the
             // sort and walked every watch of the person (10 ms for 12,000 watches, on every title
@@ -169,15 +190,19 @@ public final class DiaryService: Sendable {
     private func markRewatches(_ rows: [Row], profile: UUID) async throws -> [Watch] {
         guard !rows.isEmpty else { return [] }
         let earliest = try await database.sql.select()
-            .column("media_kind").column("item_id").column(SQLFunction("MIN", args: SQLIdentifier("watched_on")), as: "first_day")
+            .column("media_kind").column("item_id").column("episode_id")
+            .column(SQLFunction("MIN", args: SQLIdentifier("watched_on")), as: "first_day")
             .column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
             .from("watches").where("profile_id", .equal, SQLBind(profile))
             .where("item_id", .in, SQLBind.group(Array(Set(rows.map(\.item_id)))))
-            .groupBy("media_kind").groupBy("item_id")
+            .groupBy("media_kind").groupBy("item_id").groupBy("episode_id")
             .all(decoding: FirstWatch.self)
-        let first = Dictionary(earliest.map { ("\($0.media_kind)|\($0.item_id)", $0) }, uniquingKeysWith: { a, _ in a })
+        // An episode's watches are rewatches of that episode, not of its show.
+        let first = Dictionary(earliest.map { ("\($0.media_kind)|\($0.item_id)|\($0.episode_id ?? 0)", $0) }, uniquingKeysWith: { a, _ in a })
         return rows.map { row in
-            guard let title = first["\(row.media_kind)|\(row.item_id)"], title.n > 1 else { return row.watch(isRewatch: false) }
+            guard let title = first["\(row.media_kind)|\(row.item_id)|\(row.episode_id ?? 0)"], title.n > 1 else {
+                return row.watch(isRewatch: false)
+            }
             return row.watch(isRewatch: row.watched_on > title.first_day || rows.contains { $0.sameTitle(row) && $0.isEarlier(than: row) })
         }
     }
@@ -185,12 +210,16 @@ public final class DiaryService: Sendable {
     private struct FirstWatch: Decodable {
         var media_kind: String
         var item_id: String
+        var episode_id: Int?
         var first_day: String
         var n: Int
     }
 
     struct Row: Decodable {
-        static let columns = ["id", "media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "created_at"]
+        static let columns = [
+            "id", "media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "created_at", "episode_id", "season",
+            "episode_number", "episode_name",
+        ]
         var id: UUID
         var media_kind: String
         var item_id: String
@@ -200,14 +229,19 @@ public final class DiaryService: Sendable {
         var rating: Int?
         var note: String?
         var created_at: Date
+        var episode_id: Int?
+        var season: Int?
+        var episode_number: Int?
+        var episode_name: String?
 
-        func sameTitle(_ other: Row) -> Bool { media_kind == other.media_kind && item_id == other.item_id }
+        func sameTitle(_ other: Row) -> Bool { media_kind == other.media_kind && item_id == other.item_id && episode_id == other.episode_id }
         func isEarlier(than other: Row) -> Bool { watched_on == other.watched_on && created_at < other.created_at }
 
         func watch(isRewatch: Bool) -> Watch {
             Watch(
                 id: id, kind: MediaKind(rawValue: media_kind) ?? .movie, itemID: item_id, title: title, artworkURL: artwork_url,
-                day: watched_on, rating: rating, note: note, isRewatch: isRewatch)
+                day: watched_on, rating: rating, note: note, isRewatch: isRewatch,
+                episode: episode_id.map { WatchedEpisode(id: $0, season: season ?? 0, number: episode_number, name: episode_name ?? "") })
         }
     }
 }

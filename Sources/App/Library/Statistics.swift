@@ -7,8 +7,11 @@ public struct WatchStatistics: Sendable, Equatable {
     public struct Period: Sendable, Equatable {
         public var key: String
         public var films: Int
+        /// Watches of shows: of a whole show, or of one episode.
         public var shows: Int
         public var minutes: Int
+        /// Of the shows' watches, those of one episode.
+        public var episodes = 0
         public var watches: Int { films + shows }
     }
 
@@ -49,6 +52,8 @@ public struct WatchStatistics: Sendable, Equatable {
     /// Films marked Watched with no watch in the diary (all time only): the figures, made of the
     /// diary, do not count them, and the page says so.
     public var undatedWatched = 0
+    /// Of the shows' watches, those of one episode.
+    public var episodes = 0
 
     public var watches: Int { films + shows }
 }

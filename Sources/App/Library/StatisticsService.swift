@@ -10,6 +10,8 @@ import SQLKit
 public final class StatisticsService: Sendable {
     typealias Period = WatchStatistics.Period
     public static let topCount = 10
+    /// `watch_months.media_kind` of episodes' watches.
+    static let episodeKind = "episode"
     let database: AppDatabase
     let clock: any AppClock
 
@@ -44,11 +46,14 @@ public final class StatisticsService: Sendable {
         let watched = try await self.watched(profile, year: year, range)
         let films = watched.years.reduce(0) { $0 + $1.films }
         let shows = watched.years.reduce(0) { $0 + $1.shows }
+        let episodes = watched.years.reduce(0) { $0 + $1.episodes }
+        // Episodes are no titles of their own: their watches are no rewatches of their show.
         var statistics = WatchStatistics(
-            year: year, films: films, shows: shows, titles: watched.titles, rewatches: films + shows - watched.firsts,
+            year: year, films: films, shows: shows, titles: watched.titles, rewatches: films + shows - episodes - watched.firsts,
             filmMinutes: watched.minutes[.movie] ?? 0, showMinutes: watched.minutes[.show] ?? 0,
             months: monthKeys.map { watched.months[$0] ?? Period(key: $0, films: 0, shows: 0, minutes: 0) }, years: watched.years,
             ratings: try await ratings, genres: watched.genres, rewatched: watched.rewatched, reviewYears: watched.reviewYears)
+        statistics.episodes = episodes
         statistics.undatedWatched = try await undated
         return statistics
     }
@@ -108,11 +113,14 @@ public final class StatisticsService: Sendable {
         var years: [String: Period] = [:]
         var minutes: [MediaKind: Int] = [:]
         for row in rows {
-            let kind = MediaKind(rawValue: row.media_kind) ?? .movie
+            // An episode's watch is a show's watch, counted apart too (migration 031).
+            let episode = row.media_kind == Self.episodeKind
+            let kind = episode ? .show : MediaKind(rawValue: row.media_kind) ?? .movie
             minutes[kind, default: 0] += row.minutes ?? 0
             for (key, isYear) in [(row.month, false), (String(row.month.prefix(4)), true)] {
                 var period = (isYear ? years[key] : months[key]) ?? Period(key: key, films: 0, shows: 0, minutes: 0)
                 if kind == .movie { period.films += row.n } else { period.shows += row.n }
+                if episode { period.episodes += row.n }
                 period.minutes += row.minutes ?? 0
                 if isYear { years[key] = period } else { months[key] = period }
             }
@@ -147,7 +155,7 @@ public final class StatisticsService: Sendable {
             WITH per_title AS MATERIALIZED (
               SELECT media_kind, item_id, MIN(watched_on) AS first_day,
                 SUM(CASE WHEN watched_on >= \(bind: from) AND watched_on <= \(bind: to) THEN 1 ELSE 0 END) AS in_period
-              FROM watches WHERE profile_id = \(bind: profile) GROUP BY media_kind, item_id)
+              FROM watches WHERE profile_id = \(bind: profile) AND episode_id IS NULL GROUP BY media_kind, item_id)
             SELECT '' AS media_kind, '' AS item_id, COUNT(*) AS n,
               COALESCE(SUM(CASE WHEN first_day >= \(bind: from) AND first_day <= \(bind: to) THEN 1 ELSE 0 END), 0) AS firsts
             FROM per_title WHERE in_period > 0

@@ -5,7 +5,7 @@ import SQLKit
 /// the note dialog after Watched, "Your rating") is also its latest watch's in the diary while the
 /// two say the same (the watch that marking Watched logged has none of its own yet), and editing
 /// that watch's edits the title's. A watch with its own (a rewatch logged with a note or a rating)
-/// keeps it.
+/// keeps it. A show's episodes' watches are theirs alone: they never follow the show's.
 enum WatchNotes {
     /// A change of a title's or a watch's note or rating: what it was, what it is now.
     struct Change<Value: Equatable & Sendable> {
@@ -25,7 +25,7 @@ enum WatchNotes {
         guard
             let row = try await sql.select().column("id").column("note").column("rating").from("watches")
                 .where("profile_id", .equal, SQLBind(profile)).where("media_kind", .equal, SQLBind(kind.rawValue))
-                .where("item_id", .equal, SQLBind(itemID))
+                .where("item_id", .equal, SQLBind(itemID)).where(SQLIdentifier("episode_id"), .is, SQLLiteral.null)
                 .orderBy("watched_on", .descending).orderBy("created_at", .descending).limit(1).first()
         else { return nil }
         return Latest(

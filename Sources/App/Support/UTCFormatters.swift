@@ -23,6 +23,9 @@ enum UTCFormatters {
         return date
     }
 
+    /// Midnight UTC starting a `yyyy-MM-dd` day; nil for anything else.
+    static func startOfDay(_ day: String) -> Date? { noon(ofDay: day)?.addingTimeInterval(-12 * 3600) }
+
     private static func make(_ format: String) -> DateFormatter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")

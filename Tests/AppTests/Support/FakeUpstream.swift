@@ -55,6 +55,11 @@ enum Fixtures {
         return try! Data(contentsOf: url)
     }
 
+    /// A fixture file, or nil when there is none of that name.
+    static func recorded(_ name: String) -> Data? {
+        Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures").flatMap { try? Data(contentsOf: $0) }
+    }
+
     static func json(_ name: String) -> UpstreamResponse {
         UpstreamResponse(status: 200, contentType: "text/javascript; charset=utf-8", body: data(name))
     }
@@ -104,6 +109,19 @@ extension Fixtures {
         try! JSONSerialization.jsonObject(with: data("tvmaze/shows.json")) as! [[String: Any]]
 
     /// TVMaze as the fixtures know it: one index page (0), shows by id, name search; 404s like TVMaze.
+    /// Each fixture show's seasons and episodes (`tvmaze/episodes.json`), and the long show's.
+    nonisolated(unsafe) static let tvmazeEpisodes: [String: (seasons: [[String: Any]], episodes: [[String: Any]])] = {
+        let object = try! JSONSerialization.jsonObject(with: data("tvmaze/episodes.json")) as! [String: [String: Any]]
+        var lists = object.mapValues { ($0["seasons"] as! [[String: Any]], $0["episodes"] as! [[String: Any]]) }
+        let long = tvmazeLongShow["_embedded"] as! [String: Any]
+        lists["990001"] = (long["seasons"] as! [[String: Any]], long["episodes"] as! [[String: Any]])
+        return lists
+    }()
+    /// `long-show.json`: a daily show with 1,318 episodes (served only by id).
+    nonisolated(unsafe) static let tvmazeLongShow: [String: Any] = {
+        try! JSONSerialization.jsonObject(with: data("tvmaze/long-show.json")) as! [String: Any]
+    }()
+
     static func tvmazeAnswer(for url: URL) -> UpstreamResponse {
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
@@ -116,7 +134,32 @@ extension Fixtures {
             return value("page") == "0" ? json(tvmazeShows) : notFound
         }
         if url.path.hasPrefix("/shows/"), let id = Int(url.path.dropFirst("/shows/".count)) {
-            return tvmazeShows.first { $0["id"] as? Int == id }.map(json) ?? notFound
+            guard query.contains(where: { $0.name.hasPrefix("embed") }) else {
+                let long = id == 990001 ? tvmazeLongShow.filter { $0.key != "_embedded" } : nil
+                return (tvmazeShows.first { $0["id"] as? Int == id } ?? long).map(json) ?? notFound
+            }
+            // The recorded answer where there is one (TVMaze's exact bytes), else the same built from episodes.json.
+            if let recorded = recorded("tvmaze/answers/show-\(id)-embed.json") {
+                return UpstreamResponse(status: 200, contentType: "application/json", body: recorded)
+            }
+            guard var show = tvmazeShows.first(where: { $0["id"] as? Int == id }) ?? (id == 990001 ? tvmazeLongShow : nil),
+                let listed = tvmazeEpisodes[String(id)]
+            else { return notFound }
+            show["_embedded"] = ["episodes": listed.episodes.filter { $0["type"] as? String == "regular" }, "seasons": listed.seasons]
+            return json(show)
+        }
+        if url.path.hasPrefix("/shows/"), url.path.hasSuffix("/episodes"),
+            let id = Int(url.path.dropFirst("/shows/".count).dropLast("/episodes".count))
+        {
+            let specials = value("specials") == "1"
+            if specials, let recorded = recorded("tvmaze/answers/show-\(id)-episodes-specials.json") {
+                return UpstreamResponse(status: 200, contentType: "application/json", body: recorded)
+            }
+            guard let listed = tvmazeEpisodes[String(id)] else { return notFound }
+            return json(specials ? listed.episodes : listed.episodes.filter { $0["type"] as? String == "regular" })
+        }
+        if url.path == "/updates/shows" {
+            return UpstreamResponse(status: 200, contentType: "application/json", body: data("tvmaze/answers/updates-shows-day.json"))
         }
         if url.path == "/lookup/shows" {
             // TVMaze answers an outside id with a redirect to the show, or 404.

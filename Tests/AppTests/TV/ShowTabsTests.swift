@@ -4,8 +4,8 @@ import Testing
 
 @testable import App
 
-/// The TVMaze challenge's layout: TV Shows has two tabs, Shows and Favorites; a show's page has its
-/// one action in its coloured navigation bar.
+/// The TVMaze challenge's layout: TV Shows has its tabs, Shows and Favorites, with Up Next between
+/// them (issue 44); a show's page has its one action in its coloured navigation bar.
 @Suite("TV Shows tabs and the show's bar")
 struct ShowTabsTests {
     static func tabs(_ html: String) -> [String] {
@@ -17,16 +17,18 @@ struct ShowTabsTests {
         }
     }
 
-    @Test("Shows and Favorites are two tabs on both pages, the current one marked")
+    @Test("Shows, Up Next and Favorites are the tabs of each of their pages, the current one marked")
     func tabs() async throws {
         try await TestApp.with { app in
             try await app.test { client in
                 let shows = try await client.get("/shows").text
                 let favorites = try await client.get("/shows/favorites").text
                 let search = try await client.get("/shows?q=girls").text
-                #expect(Self.tabs(shows) == ["Shows* /shows", "Favorites /shows/favorites"])
-                #expect(Self.tabs(favorites) == ["Shows /shows", "Favorites* /shows/favorites"])
-                #expect(Self.tabs(search).count == 2)
+                let upNext = try await client.get("/shows/up-next").text
+                #expect(Self.tabs(shows) == ["Shows* /shows", "Up Next /shows/up-next", "Favorites /shows/favorites"])
+                #expect(Self.tabs(favorites) == ["Shows /shows", "Up Next /shows/up-next", "Favorites* /shows/favorites"])
+                #expect(Self.tabs(upNext) == ["Shows /shows", "Up Next* /shows/up-next", "Favorites /shows/favorites"])
+                #expect(Self.tabs(search).count == 3)
             }
         }
     }

@@ -88,7 +88,8 @@ struct OfflinePagesTests {
                 try await app.services.library.update(profile: profile, movie: movie, change: LibraryChange(favorite: true))
             }
             let plan = try await OfflinePlan.make(
-                profile: profile, library: app.services.library, lists: app.services.customLists, search: app.services.search)
+                profile: profile, library: app.services.library, lists: app.services.customLists, search: app.services.search,
+                episodes: app.services.episodes)
             #expect(plan.details.count == OfflinePlan.maxDetails)
             #expect(plan.lists.filter { $0.hasPrefix("/library?list=all") }.count == OfflinePlan.maxListPages)
         }

@@ -115,14 +115,15 @@ struct PageViewLookupTests {
             ShowsPage(cards: cards, source: .stale(savedOn: Self.now), query: "office", page: 2, isEnd: false),
             ShowsPage(cards: [], source: .offlineCatalogue, query: nil, page: nil, isEnd: true),
         ] {
-            Check.expectLookupMatchesReflection(page, fields: 13)
+            Check.expectLookupMatchesReflection(page, fields: 16)
         }
         let favorites = ShowFavoritesPage(cards: cards, page: LibraryPage(items: [Self.saved(.show, 9, "The Office")], total: 130, page: 2))
-        Check.expectLookupMatchesReflection(favorites, fields: 10)
+        Check.expectLookupMatchesReflection(favorites, fields: 13)
         #expect(favorites.previousURL != nil && favorites.nextURL != nil)
         let page = ShowDetailPage(
-            show: show, source: .stale(savedOn: Self.now), saved: Self.saved(.show, 9, "The Office"), personal: Self.personal, now: Self.now)
-        Check.expectLookupMatchesReflection(page, fields: 17)
+            show: show, source: .stale(savedOn: Self.now), saved: Self.saved(.show, 9, "The Office"), personal: Self.personal,
+            episodes: nil, now: Self.now)
+        Check.expectLookupMatchesReflection(page, fields: 18)
         #expect(page.summaryHTML != nil && page.imdbURL != nil && page.facts.count == 11)
         for fact in page.facts { Check.expectLookupMatchesReflection(fact, fields: 2) }
         Self.expectSections(diary: page.titleDiary, lists: page.titleLists, chrome: page.chrome)

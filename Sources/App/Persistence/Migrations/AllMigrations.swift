@@ -33,5 +33,6 @@ extension AppDatabase {
         CreateCatalogRequests(),
         AddTitleState(),
         HardenCountsAndImports(),
+        CreateEpisodes(),
     ]
 }

@@ -415,9 +415,88 @@
     return form;
   }
 
+  // An episode's check (a show's list, Up Next): sent without leaving the page, and kept offline
+  // like every change. The row says what it now is; on Up Next the card is drawn again from the
+  // page, so it offers the episode after.
+  function episodeAction(form) {
+    if (form.dataset.busy) return;
+    const button = form.querySelector("button");
+    const fields = Object.fromEntries(new FormData(form));
+    const row = form.closest(".episode, .up-next-card, .next-episode, .detail");
+    const label = button ? (button.getAttribute("aria-label") || "") : "";
+    const name = row && row.dataset.title ? row.dataset.title : label.replace(/^(Mark|Unmark) /, "").replace(/ (watched|\(watched\))$/, "");
+    const retry = function () { episodeAction(form); };
+    setBusy(form, [button], true);
+    post(form.action, fields, { title: name, what: fields.action === "unwatch" ? "Not watched" : "Watched" }).then(function (result) {
+      setBusy(form, [button], false);
+      if (!result.ok) { failure(result, retry, SAVE_SHOW_FAILED); return; }
+      if (form.hasAttribute("data-up-next")) {
+        if (result.queued) { keptOffline(row); button.setAttribute("aria-pressed", "true"); return; }
+        say(result.json.said);
+        refreshUpNextCard(row);
+        return;
+      }
+      const watched = result.queued ? fields.action !== "unwatch" : !!result.json.watched;
+      if (row && row.classList.contains("episode")) row.classList.toggle("is-watched", watched);
+      if (button) {
+        button.setAttribute("aria-pressed", watched ? "true" : "false");
+        button.setAttribute("aria-label", label.replace(/^(Mark|Unmark) /, watched ? "Unmark " : "Mark ")
+          .replace(/ (watched|\(watched\))$/, watched ? " (watched)" : " watched"));
+      }
+      const action = form.querySelector('input[name="action"]');
+      if (action && row && row.classList.contains("episode")) action.value = watched ? "unwatch" : "watch";
+      if (result.queued) keptOffline(row);
+      else say(result.json.said);
+    }, function () { setBusy(form, [button], false); showRetry(FETCH_FAILED, retry); });
+  }
+
+  // Up Next after a check: the card as the page now draws it (the next episode), or gone.
+  function refreshUpNextCard(card) {
+    fetch(location.href, { credentials: "same-origin", headers: { "Accept": "text/html" } }).then(function (response) {
+      return response.text();
+    }).then(function (html) {
+      const page = new DOMParser().parseFromString(html, "text/html");
+      const fresh = card && page.getElementById(card.id);
+      if (!card) return;
+      if (fresh) {
+        const hadFocus = card.contains(document.activeElement);
+        card.replaceWith(document.importNode(fresh, true));
+        if (hadFocus) { const check = document.getElementById(card.id).querySelector(".check"); if (check) check.focus(); }
+      } else {
+        const next = card.nextElementSibling || card.previousElementSibling;
+        card.remove();
+        const focus = next && next.querySelector(".check, a");
+        if (focus) focus.focus(); else { const heading = document.querySelector("h1"); if (heading) { heading.tabIndex = -1; heading.focus(); } }
+      }
+    }).catch(function () { /* the check was saved; the card shows it at the next load */ });
+  }
+
+  // A folded season's episodes: drawn by the server for `?season=N`, loaded when it is opened.
+  document.addEventListener("toggle", function (event) {
+    const details = event.target;
+    if (!(details instanceof HTMLDetailsElement) || !details.open || !details.classList.contains("season")) return;
+    const link = details.querySelector("a.js-season");
+    if (!link || details.dataset.loading) return;
+    details.dataset.loading = "1";
+    fetch(link.href, { credentials: "same-origin", headers: { "Accept": "text/html" } }).then(function (response) {
+      if (!response.ok) throw new Error(String(response.status));
+      return response.text();
+    }).then(function (html) {
+      const page = new DOMParser().parseFromString(html, "text/html");
+      const fresh = page.getElementById(details.id);
+      if (fresh) {
+        details.replaceChildren.apply(details, Array.prototype.map.call(fresh.childNodes, function (n) { return document.importNode(n, true); }));
+        details.open = true;
+      }
+    }).catch(function () { delete details.dataset.loading; /* the link still opens the season's page */ });
+  }, true);
+
   document.addEventListener("submit", function (event) {
     const form = event.target;
-    if (form.classList.contains("js-show")) {
+    if (form.classList.contains("js-episode")) {
+      event.preventDefault();
+      episodeAction(form);
+    } else if (form.classList.contains("js-show")) {
       event.preventDefault();
       showAction(form);
     } else if (form.classList.contains("js-library")) {

@@ -21,8 +21,9 @@ struct WatchView {
     let deleteText: String
 
     init(_ watch: Watch, returnTo: String, titleSaved: Bool) {
-        title = watch.title
-        detailURL = Route.titlePage(watch.kind, watch.itemID)
+        // An episode's watch names the episode and opens its page.
+        title = watch.title + (watch.episode.map { " \($0.code) “\($0.name)”" } ?? "")
+        detailURL = watch.episode.map { Route.episode.link($0.id) } ?? Route.titlePage(watch.kind, watch.itemID)
         dayISO = watch.day
         dayText = Self.longDay(watch.day)
         watchStars = watch.rating.map(Rating.stars)
@@ -33,7 +34,7 @@ struct WatchView {
         editURL = Route.watchLink(.editWatch, watch.id, returnTo: returnTo)
         confirmDeleteURL = Route.watchLink(.confirmDeleteWatch, watch.id, returnTo: returnTo)
         self.returnTo = returnTo
-        deleteText = Self.deleteText(title: watch.title, dayText: dayText, titleSaved: titleSaved)
+        deleteText = Self.deleteText(title: title, dayText: dayText, titleSaved: titleSaved && watch.episode == nil)
     }
 
     static func deleteText(title: String, dayText: String, titleSaved: Bool) -> String {

@@ -72,7 +72,7 @@ struct StatsPageView: Page {
             ? nil
             : "\(Formats.count(stats.undatedWatched, "film", "films")) marked Watched \(stats.undatedWatched == 1 ? "has" : "have") no day in "
                 + "the diary, so \(stats.undatedWatched == 1 ? "it is" : "they are") not counted here. Log the day you watched on the film’s page."
-        figures = [
+        var figures = [
             Figure(value: Formats.number(stats.watches), label: stats.watches == 1 ? "watch" : "watches"),
             Figure(value: Formats.number(stats.films), label: stats.films == 1 ? "film" : "films"),
             Figure(value: Formats.number(stats.shows), label: stats.shows == 1 ? "show watch" : "show watches"),
@@ -80,6 +80,12 @@ struct StatsPageView: Page {
             Figure(value: Formats.number(stats.rewatches), label: stats.rewatches == 1 ? "rewatch" : "rewatches"),
             Figure(value: Self.hours(stats.filmMinutes + stats.showMinutes), label: "watched (films’ runtimes, one episode per show watch)"),
         ]
+        // Of the shows' watches, the episodes' (once there are any).
+        if stats.episodes > 0 {
+            figures.insert(
+                Figure(value: Formats.number(stats.episodes), label: stats.episodes == 1 ? "of them an episode" : "of them episodes"), at: 3)
+        }
+        self.figures = figures
         let months = stats.months
         monthsChart = Self.periodChart(
             id: "chart-months", title: "Films and shows watched per month, \(stats.year.map(String.init) ?? "last twelve months")", months,

@@ -10,11 +10,16 @@ struct OfflineController {
     let library: LibraryService
     let lists: CustomListService
     let search: SearchService
+    let episodes: EpisodeService
     let renderer: PageRenderer
     let worker: ByteBuffer
 
-    init(library: LibraryService, lists: CustomListService, search: SearchService, renderer: PageRenderer, config: AppConfig) throws {
+    init(
+        library: LibraryService, lists: CustomListService, search: SearchService, episodes: EpisodeService, renderer: PageRenderer,
+        config: AppConfig
+    ) throws {
         self.library = library
+        self.episodes = episodes
         self.lists = lists
         self.search = search
         self.renderer = renderer
@@ -51,7 +56,9 @@ struct OfflineController {
         }
         router.on(Route.offline) { _, context in try renderer.for(context).response(OfflinePage()) }
         router.on(Route.offlinePlan) { _, context in
-            try JSONAnswer.ok(try await OfflinePlan.make(profile: context.profileID, library: library, lists: lists, search: search))
+            try JSONAnswer.ok(
+                try await OfflinePlan.make(
+                    profile: context.profileID, library: library, lists: lists, search: search, episodes: episodes))
         }
     }
 }

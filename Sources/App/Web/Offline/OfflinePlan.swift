@@ -3,13 +3,15 @@ import Foundation
 
 /// What the service worker keeps on the phone for a person, so it opens offline: every page of My
 /// Lists (All saved, Favorites, Watched), TV Favorites, their own lists, the diary's first page,
-/// the detail page of each saved title (most recently changed first) and the last search. Bounded
-/// (`maxListPages`, `maxDetails`), whatever the library's size. `scope` names the person's caches
+/// the detail page of each saved title (most recently changed first), the last search, Up Next and
+/// the page of each show in it (`maxShows`, most recently watched first: an episode checked
+/// offline is queued from it). Bounded (`maxListPages`, `maxDetails`), whatever the library's size. `scope` names the person's caches
 /// in the browser without being their id.
 struct OfflinePlan: Encodable, Sendable {
     static let maxListPages = 10
     static let maxLists = 50
     static let maxDetails = 300
+    static let maxShows = 50
 
     /// nil for a browser with no profile yet: nothing of anybody's to keep.
     let scope: String?
@@ -23,7 +25,7 @@ struct OfflinePlan: Encodable, Sendable {
     }
 
     static func make(
-        profile: UUID?, library: LibraryService, lists customLists: CustomListService, search: SearchService
+        profile: UUID?, library: LibraryService, lists customLists: CustomListService, search: SearchService, episodes: EpisodeService
     ) async throws -> OfflinePlan {
         guard let profile else { return OfflinePlan(scope: nil, lists: [], details: []) }
         var lists = [Route.diary.path, Route.lists.path]
@@ -47,6 +49,9 @@ struct OfflinePlan: Encodable, Sendable {
             lists += (1...min(pages, maxListPages)).map { Route.customListPage(list.id, page: $0) }
         }
         if let last = try await search.last(profile: profile) { lists.append(Route.searchFor(last.query)) }
+        // Up Next and its shows' pages change with every episode checked: kept as lists are.
+        lists += [Route.upNext.path, Route.upNextPage(.waiting)]
+        lists += try await episodes.upNext(profile: profile, limit: maxShows).map { Route.show.link($0.showID) }
         return OfflinePlan(scope: scope(of: profile), lists: lists, details: details)
     }
 }

@@ -36,10 +36,12 @@ enum ErrorPages {
         return try renderer.response(page, status: .notFound)
     }
 
-    static func badRequest(_ renderer: PageResponder, _ message: String, backURL: String = Route.home.path) throws -> Response {
+    static func badRequest(
+        _ renderer: PageResponder, _ message: String, backURL: String = Route.home.path, status: HTTPResponse.Status = .badRequest
+    ) throws -> Response {
         let page = MessagePage(
             chrome: Chrome("Check your request", tab: nil), heading: "Check your request", message: message, retryURL: nil, backURL: backURL)
-        return try renderer.response(page, status: .badRequest)
+        return try renderer.response(page, status: status)
     }
 
     /// An action failed: the retry dialog as a page, whose Retry posts the same action again.

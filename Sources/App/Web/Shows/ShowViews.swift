@@ -15,9 +15,12 @@ struct ShowsPage: Page {
     let previousURL: String?
     let nextURL: String?
     let pageText: String?
-    // The Shows | Favorites tabs (shows/tabs).
+    // The Shows | Up Next | Favorites tabs (shows/tabs).
     let browseURL = Route.shows.path
+    let upNextURL = Route.upNext.path
     let favoritesURL = Route.showFavorites.path
+    let onBrowse = true
+    let onUpNext = false
     let onFavorites = false
     let formURL = Route.shows.path
 
@@ -46,7 +49,10 @@ struct ShowFavoritesPage: Page {
 
     let chrome: Chrome
     let browseURL = Route.shows.path
+    let upNextURL = Route.upNext.path
     let favoritesURL = Route.showFavorites.path
+    let onBrowse = false
+    let onUpNext = false
     let onFavorites = true
     /// The cards (`ShowCardView`, rendered by `PageRenderer.card`), in runs with sponsored slots.
     /// The cards, joined with the sponsored slots (`SponsoredSlots.grid`).
@@ -94,9 +100,14 @@ struct ShowDetailPage: Page {
     let ratingPicker: RatingPicker
     let titleDiary: TitleDiaryView
     let titleLists: TitleListsView
+    /// The seasons and episodes, with the person's watches (nil when no list is held).
+    let episodes: ShowEpisodesView?
 
     /// `saved`: the person's entry for the show (a favorite, rated, or both), if any.
-    init(show: Show, source: CatalogSource, saved entry: LibraryItem?, personal: PersonalTitleState, now: Date) {
+    init(
+        show: Show, source: CatalogSource, saved entry: LibraryItem?, personal: PersonalTitleState, episodes: ShowEpisodesView?, now: Date
+    ) {
+        self.episodes = episodes
         let saved = entry?.favorite == true
         chrome = Chrome(
             show.name, tab: .shows, notice: Formats.sourceNotice(source, provider: "TVMaze"), retryURL: Route.show.link(show.id),
@@ -152,7 +163,10 @@ extension ShowsPage: MustacheParent {
         case "nextURL": nextURL
         case "pageText": pageText
         case "browseURL": browseURL
+        case "upNextURL": upNextURL
         case "favoritesURL": favoritesURL
+        case "onBrowse": onBrowse
+        case "onUpNext": onUpNext
         case "onFavorites": onFavorites
         case "formURL": formURL
         default: nil
@@ -165,7 +179,10 @@ extension ShowFavoritesPage: MustacheParent {
         switch name {
         case "chrome": chrome
         case "browseURL": browseURL
+        case "upNextURL": upNextURL
         case "favoritesURL": favoritesURL
+        case "onBrowse": onBrowse
+        case "onUpNext": onUpNext
         case "onFavorites": onFavorites
         case "grid": grid
         case "hasCards": hasCards
@@ -198,6 +215,7 @@ extension ShowDetailPage: MustacheParent {
         case "ratingPicker": ratingPicker
         case "titleDiary": titleDiary
         case "titleLists": titleLists
+        case "episodes": episodes
         default: nil
         }
     }

@@ -16,6 +16,7 @@ struct ShowsController {
     let titlePages: TitlePages
     /// TV Shows' index and search pages of visitors without a profile.
     let sharedPages: DeclaredCache<SharedPageKey, SharedPage>
+    let episodes: EpisodeActions
 
     func register(on router: RouterGroup<AppRequestContext>) {
         router.on(Route.shows) { request, context in try await list(request, context) }
@@ -64,15 +65,33 @@ struct ShowsController {
     func detail(_ request: Request, _ context: AppRequestContext) async throws -> Response {
         let id = try showID(context)
         let profile = context.profileID
+        let seasonQuery = try FormInput.queryFields(request)["season"]
+        let open = ShowEpisodesView.OpenPart(query: seasonQuery)
+        if let seasonQuery, open == nil {
+            return try ErrorPages.badRequest(
+                renderer.for(context), "“\(seasonQuery.prefix(20))” is not a season: use a season’s number, or “specials”.",
+                backURL: Route.show.link(id))
+        }
         switch await titles.show(id, profile: profile) {
         case .found(let show, let source):
+            // Who sees which list: the held list's answer and the hour (episodes air), per opened part.
+            let held = await episodes.catalog.prepare(showID: id)
+            let now = actions.diary.clock.now()
+            let listKey = held.map { "\($0.source.rawValue)@\(Int($0.fetchedAt?.timeIntervalSince1970 ?? 0))" } ?? "none"
+            let hour = Int(now.timeIntervalSince1970 / 3600)
             return try await titlePages.response(
-                "show|\(id)", source: source.identity, profile: profile, offers: OfferContext(show: show), responder: renderer.for(context)
-            ) { [library, actions, renderer] in
+                "show|\(id)|\(open?.query ?? "")|\(listKey)|\(hour)", source: source.identity, profile: profile, offers: OfferContext(show: show),
+                responder: renderer.for(context)
+            ) { [library, actions, renderer, episodes] in
                 async let saved = library.item(profile: profile, movieID: id, kind: .show)
                 let personal = try await actions.personalState(.show, id, profile: profile)
-                let now = actions.diary.clock.now()
-                return try renderer.html(ShowDetailPage(show: show, source: source, saved: try await saved, personal: personal, now: now))
+                var view: ShowEpisodesView?
+                if let held {
+                    let tracked = try await episodes.episodes.show(show, held: held, profile: profile)
+                    view = ShowEpisodesView(tracked, showID: id, open: open, hasProfile: profile != nil)
+                }
+                return try renderer.html(
+                    ShowDetailPage(show: show, source: source, saved: try await saved, personal: personal, episodes: view, now: now))
             }
         case .notFound:
             return try ErrorPages.notFound(

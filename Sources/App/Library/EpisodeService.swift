@@ -1,0 +1,385 @@
+import Foundation
+import SQLKit
+
+/// A person's episodes: which they watched and when, ratings, Stopped, Up Next. The pages and the
+/// API both come here. An episode is watched when it has a watch: a dated one (a row of the diary,
+/// `watches`, naming the episode) or one on a day nobody knows (`episode_states`). Episodes are
+/// read from the tables `EpisodeCatalog` keeps.
+public final class EpisodeService: Sendable {
+    let database: AppDatabase
+    let clock: any AppClock
+
+    init(database: AppDatabase, clock: any AppClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    // MARK: Reading
+
+    struct EpisodeRow: Decodable {
+        static let columns = [
+            "id", "show_id", "position", "season", "number", "kind", "name", "airdate", "airtime", "airstamp", "runtime_minutes", "image_url",
+        ]
+        var id: Int
+        var show_id: Int
+        var position: Int
+        var season: Int
+        var number: Int?
+        var kind: String
+        var name: String
+        var airdate: String?
+        var airtime: String?
+        var airstamp: Date?
+        var runtime_minutes: Int?
+        var image_url: String?
+
+        var episode: Episode {
+            Episode(
+                id: id, showID: show_id, position: position, season: season, number: number, kind: Episode.Kind(rawValue: kind) ?? .regular,
+                name: name, airdate: airdate, airtime: airtime, airstamp: airstamp, runtimeMinutes: runtime_minutes, summaryHTML: nil,
+                imageMedium: image_url)
+        }
+    }
+
+    /// The show's episodes as held, in airing order (regular episodes, then specials).
+    func episodes(showID: Int, on sql: (any SQLDatabase)? = nil) async throws -> [Episode] {
+        try await (sql ?? database.sql).select().columns(EpisodeRow.columns.map { SQLIdentifier($0) }).from("tv_episodes")
+            .where("show_id", .equal, SQLBind(showID)).orderBy("position").all(decoding: EpisodeRow.self).map(\.episode)
+    }
+
+    func seasons(showID: Int) async throws -> [Season] {
+        struct Row: Decodable {
+            var number: Int
+            var name: String?
+            var episode_order: Int?
+            var premiere_date: String?
+            var end_date: String?
+        }
+        return try await database.sql.select().columns("number", "name", "episode_order", "premiere_date", "end_date").from("tv_seasons")
+            .where("show_id", .equal, SQLBind(showID)).orderBy("number").all(decoding: Row.self)
+            .map { Season(number: $0.number, name: $0.name, episodeOrder: $0.episode_order, premiereDate: $0.premiere_date, endDate: $0.end_date) }
+    }
+
+    /// The person's state of each episode of the show they watched or rated.
+    func states(profile: UUID, showID: Int, on sql: (any SQLDatabase)? = nil) async throws -> [Int: EpisodeState] {
+        let sql = try sql ?? database.sql
+        struct Dated: Decodable {
+            var episode_id: Int
+            var n: Int
+            var last_day: String
+        }
+        struct Kept: Decodable {
+            var episode_id: Int
+            var undated_watches: Int
+            var rating: Int?
+        }
+        let dated = try await sql.select().column("episode_id").column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n")
+            .column(SQLFunction("MAX", args: SQLIdentifier("watched_on")), as: "last_day").from("watches")
+            .where("profile_id", .equal, SQLBind(profile)).where("media_kind", .equal, SQLBind(MediaKind.show.rawValue))
+            .where("item_id", .equal, SQLBind(String(showID))).where(SQLIdentifier("episode_id"), .isNot, SQLLiteral.null)
+            .groupBy("episode_id").all(decoding: Dated.self)
+        let kept = try await sql.select().columns("episode_id", "undated_watches", "rating").from("episode_states")
+            .where("profile_id", .equal, SQLBind(profile)).where("show_id", .equal, SQLBind(showID)).all(decoding: Kept.self)
+        var states: [Int: EpisodeState] = [:]
+        for row in dated { states[row.episode_id] = EpisodeState(datedWatches: row.n, lastDay: row.last_day) }
+        for row in kept {
+            states[row.episode_id, default: EpisodeState()].undatedWatches = row.undated_watches
+            states[row.episode_id, default: EpisodeState()].rating = row.rating
+        }
+        return states
+    }
+
+    func choices(profile: UUID, showID: Int, on sql: (any SQLDatabase)? = nil) async throws -> ShowChoices {
+        struct Row: Decodable {
+            var stopped: Bool
+            var include_specials: Bool
+            var last_watched_at: Date?
+        }
+        guard
+            let row = try await (sql ?? database.sql).select().columns("stopped", "include_specials", "last_watched_at").from("show_progress")
+                .where("profile_id", .equal, SQLBind(profile)).where("show_id", .equal, SQLBind(showID)).first(decoding: Row.self)
+        else { return ShowChoices() }
+        return ShowChoices(stopped: row.stopped, includeSpecials: row.include_specials, lastWatchedAt: row.last_watched_at)
+    }
+
+    /// A show's seasons and episodes with the person's state of each (none for nobody).
+    public func show(_ show: Show, held: HeldEpisodes, profile: UUID?) async throws -> ShowEpisodes {
+        async let episodes = episodes(showID: show.id)
+        async let seasons = seasons(showID: show.id)
+        var states: [Int: EpisodeState] = [:]
+        var choices = ShowChoices()
+        if let profile {
+            states = try await self.states(profile: profile, showID: show.id)
+            choices = try await self.choices(profile: profile, showID: show.id)
+        }
+        let now = clock.now()
+        let tracked = try await episodes.map { TrackedEpisode(episode: $0, state: states[$0.id] ?? EpisodeState(), hasAired: $0.hasAired(by: now)) }
+        let listed = try await seasons
+        var bySeason: [Int: [TrackedEpisode]] = [:]
+        for episode in tracked where !episode.episode.isSpecial { bySeason[episode.episode.season, default: []].append(episode) }
+        let known = Dictionary(listed.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
+        // Every season with episodes, and announced ones without, in order.
+        let numbers = Set(bySeason.keys).union(listed.map(\.number)).sorted()
+        let groups = numbers.map { SeasonEpisodes(season: known[$0] ?? Season(number: $0), episodes: bySeason[$0] ?? []) }
+        return ShowEpisodes(
+            showID: show.id, held: held, seasons: groups, specials: tracked.filter { $0.episode.isSpecial },
+            progress: .of(tracked, choices: choices, ended: show.status == "Ended"))
+    }
+
+    /// One episode of the show as held (nil when the show's list has no such episode).
+    func episode(_ id: Int, on sql: (any SQLDatabase)? = nil) async throws -> Episode? {
+        try await (sql ?? database.sql).select().columns(EpisodeRow.columns.map { SQLIdentifier($0) }).from("tv_episodes")
+            .where("id", .equal, SQLBind(id)).first(decoding: EpisodeRow.self)?.episode
+    }
+
+    /// An episode with its summary (TVMaze's HTML, to be sanitised), for its page.
+    func detail(_ id: Int) async throws -> (episode: Episode, summaryHTML: String?)? {
+        guard
+            let row = try await database.sql.select().columns((EpisodeRow.columns + ["summary"]).map { SQLIdentifier($0) }).from("tv_episodes")
+                .where("id", .equal, SQLBind(id)).first()
+        else { return nil }
+        let episode = try row.decode(model: EpisodeRow.self).episode
+        return (episode, try row.decodeNil(column: "summary") ? nil : try row.decode(column: "summary", as: String.self))
+    }
+
+    /// The episodes before and after one in airing order (regular and specials apart).
+    func neighbours(of episode: Episode) async throws -> (Episode?, Episode?) {
+        let sql = try database.sql
+        let kindMatch: SQLQueryString = episode.isSpecial ? "kind <> 'regular'" : "kind = 'regular'"
+        func one(_ comparison: SQLQueryString, _ direction: SQLQueryString) async throws -> Episode? {
+            try await sql.raw(
+                """
+                SELECT \(unsafeRaw: EpisodeRow.columns.joined(separator: ", ")) FROM tv_episodes \
+                WHERE show_id = \(bind: episode.showID) AND \(kindMatch) AND position \(comparison) \(bind: episode.position) \
+                ORDER BY position \(direction) LIMIT 1
+                """
+            ).first(decoding: EpisodeRow.self)?.episode
+        }
+        return (try await one("<", "DESC"), try await one(">", "ASC"))
+    }
+
+    // MARK: Writing
+
+    /// Logs a watch of one aired episode (`again`: even when it is watched already, a rewatch;
+    /// otherwise a watched episode is left as it is). Returns the episode's state after.
+    @discardableResult
+    public func watch(
+        profile: UUID, show: Show, episodeID: Int, on day: EpisodeWatchDay, again: Bool = false
+    ) async throws(EpisodeError) -> EpisodeState {
+        let now = clock.now()
+        if case .day(let raw) = day {
+            do { _ = try DiaryService.validatedDay(raw, now: now) } catch { throw .invalid(error.message) }
+        }
+        do {
+            return try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
+                let sql = db as! any SQLDatabase
+                guard let episode = try await self.episode(episodeID, on: sql), episode.showID == show.id else { throw EpisodeError.notFound }
+                guard episode.hasAired(by: now) else { throw EpisodeError.notAired(episode.name) }
+                let state = try await self.states(profile: profile, showID: show.id, on: sql)[episodeID] ?? EpisodeState()
+                if state.watched, !again { return state }
+                try await self.log(episode, of: show, profile: profile, day: day, now: now, on: sql)
+                try await self.touch(profile: profile, show: show, watchedAt: now, on: sql)
+                return try await self.states(profile: profile, showID: show.id, on: sql)[episodeID] ?? EpisodeState()
+            }
+        } catch let error as EpisodeError {
+            throw error
+        } catch {
+            throw .storageFailed
+        }
+    }
+
+    private func log(_ episode: Episode, of show: Show, profile: UUID, day: EpisodeWatchDay, now: Date, on sql: any SQLDatabase) async throws {
+        let dayText: String? =
+            switch day {
+            case .now: DiaryService.today(now)
+            case .airDate: episode.airdate ?? episode.airsAt.map(DiaryService.today)
+            case .day(let text): text
+            case .unknown: nil
+            }
+        guard let dayText else {
+            try await sql.raw(
+                """
+                INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, updated_at) \
+                VALUES (\(bind: profile), \(bind: episode.id), \(bind: show.id), 1, \(bind: now)) \
+                ON CONFLICT (profile_id, episode_id) DO UPDATE SET undated_watches = episode_states.undated_watches + 1, \
+                updated_at = \(bind: now)
+                """
+            ).run()
+            return
+        }
+        let watch = Watch(
+            id: UUID(), kind: .show, itemID: String(show.id), title: show.name, artworkURL: show.imageMedium, day: dayText, rating: nil, note: nil,
+            isRewatch: false, genre: show.genres.first, runtimeMinutes: episode.runtimeMinutes ?? show.runtimeMinutes,
+            episode: WatchedEpisode(id: episode.id, season: episode.season, number: episode.number, name: episode.name))
+        try await DiaryService.insert(watch, profile: profile, at: now, on: sql)
+    }
+
+    /// The show is in the person's progress, watched now (Up Next's order).
+    private func touch(profile: UUID, show: Show, watchedAt: Date?, on sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO show_progress (profile_id, show_id, title, artwork_url, stopped, include_specials, last_watched_at, updated_at) \
+            VALUES (\(bind: profile), \(bind: show.id), \(bind: show.name), \(bind: show.imageMedium), \(SQLLiteral.boolean(false)), \
+            \(SQLLiteral.boolean(false)), \(bind: watchedAt), \(bind: clock.now())) \
+            ON CONFLICT (profile_id, show_id) DO UPDATE SET title = \(bind: show.name), artwork_url = \(bind: show.imageMedium), \
+            last_watched_at = COALESCE(\(bind: watchedAt), show_progress.last_watched_at), updated_at = \(bind: clock.now())
+            """
+        ).run()
+    }
+
+    /// Unmarks an episode: every watch of it goes (the diary's too); its rating stays.
+    public func unwatch(profile: UUID, showID: Int, episodeID: Int) async throws(EpisodeError) {
+        do {
+            try await database.write(serializedBy: "episodes|\(showID)", within: profile.uuidString) { db in
+                let sql = db as! any SQLDatabase
+                guard let episode = try await self.episode(episodeID, on: sql), episode.showID == showID else { throw EpisodeError.notFound }
+                try await sql.delete(from: "watches").where("profile_id", .equal, SQLBind(profile)).where("episode_id", .equal, SQLBind(episodeID))
+                    .run()
+                try await sql.update("episode_states").set("undated_watches", to: SQLLiteral.numeric("0")).set(
+                    "updated_at", to: SQLBind(self.clock.now())
+                )
+                .where("profile_id", .equal, SQLBind(profile)).where("episode_id", .equal, SQLBind(episodeID)).run()
+                try await sql.delete(from: "episode_states").where("profile_id", .equal, SQLBind(profile))
+                    .where("episode_id", .equal, SQLBind(episodeID)).where(SQLIdentifier("rating"), .is, SQLLiteral.null).run()
+            }
+        } catch let error as EpisodeError {
+            throw error
+        } catch {
+            throw .storageFailed
+        }
+    }
+
+    /// Rates an episode 1–10, or clears its rating (nil).
+    public func rate(profile: UUID, show: Show, episodeID: Int, rating: Int?) async throws(EpisodeError) {
+        if let rating, !Rating.range.contains(rating) {
+            throw .invalid(LibraryError.invalidRating(rating).message)
+        }
+        let now = clock.now()
+        do {
+            try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
+                let sql = db as! any SQLDatabase
+                guard let episode = try await self.episode(episodeID, on: sql), episode.showID == show.id else { throw EpisodeError.notFound }
+                try await sql.raw(
+                    """
+                    INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, rating, updated_at) \
+                    VALUES (\(bind: profile), \(bind: episode.id), \(bind: show.id), 0, \(bind: rating), \(bind: now)) \
+                    ON CONFLICT (profile_id, episode_id) DO UPDATE SET rating = \(bind: rating), updated_at = \(bind: now)
+                    """
+                ).run()
+                try await sql.delete(from: "episode_states").where("profile_id", .equal, SQLBind(profile))
+                    .where("episode_id", .equal, SQLBind(episodeID)).where("undated_watches", .equal, SQLLiteral.numeric("0"))
+                    .where(SQLIdentifier("rating"), .is, SQLLiteral.null).run()
+                try await self.touch(profile: profile, show: show, watchedAt: nil, on: sql)
+            }
+        } catch let error as EpisodeError {
+            throw error
+        } catch {
+            throw .storageFailed
+        }
+    }
+
+    /// Marks every aired regular episode not yet watched (of one season, or of the whole show)
+    /// watched on a day nobody knows. Specials and unaired episodes are never touched. Returns
+    /// how many were marked.
+    public func watchAll(profile: UUID, show: Show, season: Int?) async throws(EpisodeError) -> Int {
+        let now = clock.now()
+        do {
+            return try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
+                let sql = db as! any SQLDatabase
+                let states = try await self.states(profile: profile, showID: show.id, on: sql)
+                let marked = try await self.episodes(showID: show.id, on: sql).filter {
+                    !$0.isSpecial && $0.hasAired(by: now) && (season == nil || $0.season == season) && states[$0.id]?.watched != true
+                }
+                guard !marked.isEmpty else { return 0 }
+                for episode in marked {
+                    try await sql.raw(
+                        """
+                        INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, updated_at) \
+                        VALUES (\(bind: profile), \(bind: episode.id), \(bind: show.id), 1, \(bind: now)) \
+                        ON CONFLICT (profile_id, episode_id) DO UPDATE SET undated_watches = 1, updated_at = \(bind: now)
+                        """
+                    ).run()
+                }
+                try await self.touch(profile: profile, show: show, watchedAt: now, on: sql)
+                return marked.count
+            }
+        } catch {
+            throw .storageFailed
+        }
+    }
+
+    /// Sets Stopped (hidden from Up Next) and whether the show's specials count in its progress.
+    public func choose(profile: UUID, show: Show, stopped: Bool?, includeSpecials: Bool?) async throws(EpisodeError) -> ShowChoices {
+        do {
+            return try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
+                let sql = db as! any SQLDatabase
+                try await self.touch(profile: profile, show: show, watchedAt: nil, on: sql)
+                let update = sql.update("show_progress").set("updated_at", to: SQLBind(self.clock.now()))
+                if let stopped { update.set("stopped", to: SQLLiteral.boolean(stopped)) }
+                if let includeSpecials { update.set("include_specials", to: SQLLiteral.boolean(includeSpecials)) }
+                try await update.where("profile_id", .equal, SQLBind(profile)).where("show_id", .equal, SQLBind(show.id)).run()
+                return try await self.choices(profile: profile, showID: show.id, on: sql)
+            }
+        } catch {
+            throw .storageFailed
+        }
+    }
+
+    // MARK: Up Next
+
+    /// The person's shows in progress, most recently watched first: with aired episodes left
+    /// (`toWatch`), or every aired one watched and another announced (`waiting`). Stopped shows
+    /// are left out.
+    public func upNext(profile: UUID?, filter: UpNextFilter = .toWatch, limit: Int = 500) async throws -> [UpNextItem] {
+        guard let profile else { return [] }
+        let sql = try database.sql
+        let now = clock.now()
+        // An episode the person watched: a dated watch or one on no known day.
+        let unwatched: SQLQueryString = """
+            NOT EXISTS (SELECT 1 FROM watches w WHERE w.profile_id = p.profile_id AND w.episode_id = e.id) \
+            AND NOT EXISTS (SELECT 1 FROM episode_states s WHERE s.profile_id = p.profile_id AND s.episode_id = e.id AND s.undated_watches > 0)
+            """
+        let aired: SQLQueryString = "e.show_id = p.show_id AND e.kind = 'regular' AND e.airs_at IS NOT NULL AND e.airs_at <= \(bind: now)"
+        struct Row: Decodable {
+            var show_id: Int
+            var title: String
+            var artwork_url: String?
+            var last_watched_at: Date
+            var next_id: Int?
+            var remaining: Int
+            var new_count: Int
+            var airing_id: Int?
+        }
+        let rows = try await sql.raw(
+            """
+            SELECT p.show_id, p.title, p.artwork_url, p.last_watched_at, \
+            (SELECT e.id FROM tv_episodes e WHERE \(aired) AND \(unwatched) ORDER BY e.position LIMIT 1) AS next_id, \
+            (SELECT COUNT(*) FROM tv_episodes e WHERE \(aired) AND \(unwatched)) AS remaining, \
+            (SELECT COUNT(*) FROM tv_episodes e WHERE \(aired) AND e.airs_at > p.last_watched_at AND \(unwatched)) AS new_count, \
+            (SELECT e.id FROM tv_episodes e WHERE e.show_id = p.show_id AND e.kind = 'regular' AND (e.airs_at IS NULL OR e.airs_at > \(bind: now)) \
+            ORDER BY e.position LIMIT 1) AS airing_id \
+            FROM show_progress p WHERE p.profile_id = \(bind: profile) AND p.stopped = \(SQLLiteral.boolean(false)) \
+            AND p.last_watched_at IS NOT NULL \
+            ORDER BY p.last_watched_at DESC LIMIT \(unsafeRaw: String(max(1, min(limit, 2_000))))
+            """
+        ).all(decoding: Row.self)
+        let wanted = rows.filter {
+            switch filter {
+            case .toWatch: $0.remaining > 0
+            case .waiting: $0.remaining == 0 && $0.airing_id != nil
+            }
+        }
+        let ids = Array(Set(wanted.flatMap { [$0.next_id, $0.airing_id].compactMap { $0 } }))
+        var episodes: [Int: Episode] = [:]
+        for batch in stride(from: 0, to: ids.count, by: 500) {
+            let found = try await sql.select().columns(EpisodeRow.columns.map { SQLIdentifier($0) }).from("tv_episodes")
+                .where("id", .in, SQLBind.group(Array(ids[batch..<min(batch + 500, ids.count)]))).all(decoding: EpisodeRow.self)
+            for row in found { episodes[row.id] = row.episode }
+        }
+        return wanted.map {
+            UpNextItem(
+                showID: $0.show_id, title: $0.title, artworkURL: $0.artwork_url, next: $0.next_id.flatMap { episodes[$0] }, remaining: $0.remaining,
+                new: $0.new_count, nextAiring: $0.airing_id.flatMap { episodes[$0] }, lastWatchedAt: $0.last_watched_at)
+        }
+    }
+}
