@@ -91,7 +91,7 @@ def test_up_next_offers_the_episode_after_a_check(app, browser):
     assert "Nothing to watch next" in driver.find_element(By.TAG_NAME, "main").text
     driver.get(app.url(f"/shows/{GIRLS}"))
     wait_for(driver, "#episodes")
-    result = post_form(driver, app, f"/library/episodes/{PILOT}", {"action": "watch"})
+    result = post_form(driver, app, f"/library/episodes/{PILOT}", {"mark": "watch"})
     assert result["status"] == 200, result
     driver.get(app.url("/shows/up-next"))
     card = wait_for(driver, f"#up-next-{GIRLS}")
@@ -106,7 +106,7 @@ def test_episode_pages_have_no_violations(app, sized_browser):
     driver = sized_browser
     driver.get(app.url(f"/shows/{GIRLS}"))
     wait_for(driver, "#episodes")
-    assert post_form(driver, app, f"/library/episodes/{PILOT}", {"action": "watch"})["status"] == 200
+    assert post_form(driver, app, f"/library/episodes/{PILOT}", {"mark": "watch"})["status"] == 200
     found = []
     for path in [f"/shows/{GIRLS}", f"/shows/{GIRLS}?season=specials", "/shows/up-next", "/shows/up-next?filter=waiting", f"/episodes/{PILOT}"]:
         driver.get(app.url(path))

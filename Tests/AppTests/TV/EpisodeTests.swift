@@ -248,7 +248,7 @@ struct EpisodePagesTests {
                 #expect(html.contains("Show season 2’s episodes") && html.contains(#"href="/shows/139?season=2#season-2""#))
                 #expect(html.contains("1 special, not counted in progress"))
                 // One check, without JavaScript: back to the page, the episode watched, the next one named.
-                let checked = try await client.postForm("/library/episodes/12301", [("action", "watch"), ("return_to", "/shows/139#episodes")])
+                let checked = try await client.postForm("/library/episodes/12301", [("mark", "watch"), ("return_to", "/shows/139#episodes")])
                 #expect(checked.status == .seeOther && checked.headers[.location] == "/shows/139#episodes")
                 let cookie = try #require(checked.sessionCookie)
                 let after = try await client.get("/shows/139", cookie: cookie).text
@@ -279,11 +279,11 @@ struct EpisodePagesTests {
                 #expect(html.contains(#"id="episode-3391244""#))
                 let row = try #require(html.range(of: #"id="episode-3391244""#).map { String(html[$0.upperBound...].prefix(900)) })
                 #expect(!row.contains("<form") && row.contains("Airs "))
-                let refused = try await client.postForm("/library/episodes/3391244", [("action", "watch")])
+                let refused = try await client.postForm("/library/episodes/3391244", [("mark", "watch")])
                 #expect(refused.status == .unprocessableContent && refused.text.contains("hasn’t aired yet"))
-                let json = try await client.postForm("/library/episodes/3391244", [("action", "watch")], json: true)
+                let json = try await client.postForm("/library/episodes/3391244", [("mark", "watch")], json: true)
                 #expect(json.status == .unprocessableContent && json.text.contains("hasn’t aired yet"))
-                #expect(try await client.postForm("/library/episodes/77", [("action", "watch")]).status == .notFound)
+                #expect(try await client.postForm("/library/episodes/77", [("mark", "watch")]).status == .notFound)
                 #expect(try await client.get("/episodes/77").status == .notFound)
             }
         }
@@ -299,14 +299,14 @@ struct EpisodePagesTests {
                 #expect(page.contains(#"href="/episodes/12302" rel="next""#))
                 let empty = try await client.get("/shows/up-next").text
                 #expect(empty.contains("Nothing to watch next") && empty.contains(#"aria-current="page">Up Next</a>"#))
-                let saved = try await client.postForm("/library/episodes/12301", [("action", "watch"), ("on", "airdate")])
+                let saved = try await client.postForm("/library/episodes/12301", [("mark", "watch"), ("on", "airdate")])
                 let cookie = try #require(saved.sessionCookie)
-                let rated = try await client.postForm("/library/episodes/12301", [("action", "rate"), ("rating", "8")], cookie: cookie, json: true)
+                let rated = try await client.postForm("/library/episodes/12301", [("mark", "rate"), ("rating", "8")], cookie: cookie, json: true)
                 #expect(rated.status == .ok && rated.text.contains(#""rating":8"#))
                 var upNext = try await client.get("/shows/up-next", cookie: cookie).text
                 #expect(upNext.contains(#"id="up-next-139""#) && upNext.contains("S01E02") && upNext.contains("61 episodes left"))
                 let checked = try await client.postForm(
-                    "/library/episodes/12302", [("action", "watch"), ("return_to", "/shows/up-next#up-next-139")], cookie: cookie, json: true)
+                    "/library/episodes/12302", [("mark", "watch"), ("return_to", "/shows/up-next#up-next-139")], cookie: cookie, json: true)
                 #expect(checked.status == .ok && checked.text.contains(#""watched":true"#))
                 upNext = try await client.get("/shows/up-next", cookie: cookie).text
                 #expect(upNext.contains("S01E03") && upNext.contains("60 episodes left"))

@@ -427,7 +427,7 @@
     const name = row && row.dataset.title ? row.dataset.title : label.replace(/^(Mark|Unmark) /, "").replace(/ (watched|\(watched\))$/, "");
     const retry = function () { episodeAction(form); };
     setBusy(form, [button], true);
-    post(form.action, fields, { title: name, what: fields.action === "unwatch" ? "Not watched" : "Watched" }).then(function (result) {
+    post(form.action, fields, { title: name, what: fields.mark === "unwatch" ? "Not watched" : "Watched" }).then(function (result) {
       setBusy(form, [button], false);
       if (!result.ok) { failure(result, retry, SAVE_SHOW_FAILED); return; }
       if (form.hasAttribute("data-up-next")) {
@@ -436,15 +436,15 @@
         refreshUpNextCard(row);
         return;
       }
-      const watched = result.queued ? fields.action !== "unwatch" : !!result.json.watched;
+      const watched = result.queued ? fields.mark !== "unwatch" : !!result.json.watched;
       if (row && row.classList.contains("episode")) row.classList.toggle("is-watched", watched);
       if (button) {
         button.setAttribute("aria-pressed", watched ? "true" : "false");
         button.setAttribute("aria-label", label.replace(/^(Mark|Unmark) /, watched ? "Unmark " : "Mark ")
           .replace(/ (watched|\(watched\))$/, watched ? " (watched)" : " watched"));
       }
-      const action = form.querySelector('input[name="action"]');
-      if (action && row && row.classList.contains("episode")) action.value = watched ? "unwatch" : "watch";
+      const mark = form.querySelector('input[name="mark"]');
+      if (mark && row && row.classList.contains("episode")) mark.value = watched ? "unwatch" : "watch";
       if (result.queued) keptOffline(row);
       else say(result.json.said);
     }, function () { setBusy(form, [button], false); showRetry(FETCH_FAILED, retry); });

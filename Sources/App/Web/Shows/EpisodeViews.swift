@@ -17,7 +17,7 @@ struct EpisodeRowView {
     let starWords: String?
     let markURL: String
     /// "watch" or "unwatch": what the check does.
-    let action: String
+    let mark: String
     let checkLabel: String
     let returnTo: String
 
@@ -35,7 +35,7 @@ struct EpisodeRowView {
         stars = tracked.state.rating.map(Rating.stars)
         starWords = tracked.state.rating.map { "Your rating: " + Rating.words($0) }
         markURL = Route.saveEpisode.link(episode.id)
-        action = tracked.state.watched ? "unwatch" : "watch"
+        mark = tracked.state.watched ? "unwatch" : "watch"
         checkLabel =
             (tracked.state.watched ? "Unmark " : "Mark ") + "\(episode.code) “\(episode.name)”" + (tracked.state.watched ? " (watched)" : " watched")
         self.returnTo = returnTo

@@ -50,8 +50,9 @@ struct EpisodesController {
         }
     }
 
+    /// `mark`, not `action`: a form's field named `action` hides the form's own `action` from scripts.
     struct ChangeForm: Decodable {
-        var action: String?
+        var mark: String?
         var on: String?
         var day: String?
         var rating: String?
@@ -75,7 +76,7 @@ struct EpisodesController {
             cookie = newCookie
             return profile
         }
-        let fields = [("action", form.action), ("on", form.on), ("day", form.day), ("rating", form.rating), ("return_to", returnTo)]
+        let fields = [("mark", form.mark), ("on", form.on), ("day", form.day), ("rating", form.rating), ("return_to", returnTo)]
         let retry = RetryForm(action: Route.saveEpisode.link(id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
         var response: Response
         switch outcome {
@@ -92,7 +93,7 @@ struct EpisodesController {
         return response
     }
 
-    /// What the form asks for: `action` watch | again | unwatch | rate, `on` now | airdate | day | unknown.
+    /// What the form asks for: `mark` watch | again | unwatch | rate, `on` now | airdate | day | unknown.
     static func change(_ form: ChangeForm) throws(FormInput.Invalid) -> EpisodeChange {
         let day: EpisodeWatchDay
         switch form.on ?? "now" {
@@ -106,14 +107,14 @@ struct EpisodesController {
             day = .day(text)
         default: throw FormInput.Invalid(message: "“on” must be now, airdate, day or unknown.")
         }
-        switch form.action ?? "watch" {
+        switch form.mark ?? "watch" {
         case "watch": return .watch(day)
         case "again": return .watchAgain(day)
         case "unwatch": return .unwatch
         case "rate":
             guard case .some(let rating) = try FormInput.rating(form.rating ?? "") else { return .rate(nil) }
             return .rate(rating)
-        default: throw FormInput.Invalid(message: "“action” must be watch, again, unwatch or rate.")
+        default: throw FormInput.Invalid(message: "“mark” must be watch, again, unwatch or rate.")
         }
     }
 
