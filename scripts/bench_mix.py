@@ -11,7 +11,8 @@ after a warm-up, as through the reference deployment's nginx (each person's own 
 X-Forwarded-For; TRUSTED_PROXIES=127.0.0.1). One request in five is an anonymous visitor's (no cookie); the rest are people's,
 the most active first (Zipf over people). What is asked follows Zipf too: recent release years
 before old ones, a few popular titles, shows and searches before the long tail. About one request
-in ten is a write through the JSON API (a rating, a favourite, a watch logged, a list item, a show).
+in ten is a write through the JSON API (a rating, a favourite, a watch logged, a list item, a show,
+an episode checked or unchecked); people also open Up Next.
 
 Two runs: 64 connections asking without pause (the server's most: throughput, and CPU per request),
 then the same mix paced at half that rate, or --mix-rate (open loop, latency from when each request
@@ -49,8 +50,19 @@ PERSON_MIX = [
     ("mylists-page", 3), ("mylists-sorted", 2), ("favorites", 3), ("lists", 2), ("list", 2), ("diary", 4),
     ("stats", 2), ("tv-favorites", 2), ("api-library", 4), ("api-diary", 2), ("api-search", 2),
     ("write-rating", 5), ("write-favorite", 3), ("write-watch", 3), ("write-list-item", 1), ("write-show", 1),
+    ("up-next", 2), ("write-episode", 2),
 ]
 VISITOR_MIX = [("year", 40), ("home", 15), ("film", 25), ("show", 6), ("shows", 4), ("search", 8), ("shared-list", 2)]
+
+
+def aired_episodes():
+    """The regular episodes of the fixture's shows that have aired (checked by `write-episode`)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "AppTests", "Fixtures", "tvmaze", "episodes.json")
+    with open(path) as f:
+        shows = json.load(f)
+    now = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime())
+    return [e["id"] for show in shows.values() for e in show["episodes"]
+            if e["type"] == "regular" and e.get("airstamp") and e["airstamp"][:19] <= now]
 
 
 def zipf_weights(count, exponent=1.0):
@@ -180,7 +192,7 @@ def seed_libraries(db_path, people, rng):
             "largest": max(sizes), "median": sorted(sizes)[len(sizes) // 2]}
 
 
-def make_plan(people, film_ids, shared_token, rng, count):
+def make_plan(people, film_ids, shared_token, rng, count, episode_ids):
     """`count` requests drawn as described in the module's comment."""
     person_weights = zipf_weights(len(people), 0.9)
     active = people[:]
@@ -251,6 +263,10 @@ def make_plan(people, film_ids, shared_token, rng, count):
                 method, path = "PUT", f"/api/v1/lists/{rng.choice(person['lists'])}/items/movie/{pick(film_ids, film_weights)}"
             else:
                 method, path, body = "PUT", f"/api/v1/library/movies/{pick(film_ids, film_weights)}", {"watched": True}
+        elif kind == "up-next":
+            path = "/shows/up-next"
+        elif kind == "write-episode":
+            method, path, body = "PUT", f"/api/v1/library/episodes/{rng.choice(episode_ids)}", {"watched": rng.random() < 0.8}
         elif kind == "write-show":
             method, path, body = "PUT", f"/api/v1/library/shows/{rng.choice(SHOW_IDS)}", {"favorite": rng.random() < 0.7}
         else:
@@ -322,7 +338,10 @@ def run(args, binary, mix_binary, helpers):
         status, body, _ = request_json(base, "PUT", f"/api/v1/lists/{owner['lists'][0]}/share", cookie=owner["cookie"],
                                        address=address_of(owner["n"]))
         shared_token = json.loads(body)["shareToken"]
-        plan = make_plan(people, film_ids, shared_token, rng, args.mix_requests)
+        # The shows' episode lists, held before any check is sent.
+        for show_id in SHOW_IDS:
+            request_json(base, "GET", f"/api/v1/shows/{show_id}/episodes")
+        plan = make_plan(people, film_ids, shared_token, rng, args.mix_requests, aired_episodes())
         plan_path = os.path.join(tmp, "plan.json")
         with open(plan_path, "w") as f:
             json.dump(plan, f)

@@ -17,6 +17,11 @@ public struct Backup: Codable, Sendable, Equatable {
     public var watches: [Watch]
     public var lists: [List]
     public var searches: [Search]
+    /// A person's episodes beyond their dated watches (which are `watches` naming their episode):
+    /// the watches on no known day and the ratings. Nil in backups made before episodes.
+    public var episodes: [EpisodeMark]? = nil
+    /// The shows a person began: Stopped, specials counted, when last watched.
+    public var shows: [ShowProgressEntry]? = nil
 
     public struct Title: Codable, Sendable, Equatable {
         public var kind: MediaKind
@@ -49,6 +54,35 @@ public struct Backup: Codable, Sendable, Equatable {
         public var genre: String?
         public var runtimeMinutes: Int?
         public var loggedAt: Date
+        /// The episode watched, for a watch of one episode of a show.
+        public var episode: EpisodeRef? = nil
+    }
+
+    /// An episode as a watch names it (TVMaze's id, season, number: nil for a special, name).
+    public struct EpisodeRef: Codable, Sendable, Equatable {
+        public var id: Int
+        public var season: Int
+        public var number: Int?
+        public var name: String
+    }
+
+    public struct EpisodeMark: Codable, Sendable, Equatable {
+        public var showID: Int
+        public var episodeID: Int
+        /// Watches on no known day.
+        public var undatedWatches: Int
+        public var rating: Int?
+        public var changedAt: Date
+    }
+
+    public struct ShowProgressEntry: Codable, Sendable, Equatable {
+        public var showID: Int
+        public var title: String
+        public var artworkURL: String?
+        public var stopped: Bool
+        public var includeSpecials: Bool
+        public var lastWatchedAt: Date?
+        public var changedAt: Date
     }
 
     public struct List: Codable, Sendable, Equatable {

@@ -20,7 +20,11 @@ public struct ExportService: Sendable {
         async let watches = self.watches(profile)
         async let lists = self.lists(profile)
         async let searches = self.searches(profile)
-        return Backup(exportedAt: now, titles: try await titles, watches: try await watches, lists: try await lists, searches: try await searches)
+        async let episodes = self.episodes(profile)
+        async let shows = self.shows(profile)
+        return Backup(
+            exportedAt: now, titles: try await titles, watches: try await watches, lists: try await lists, searches: try await searches,
+            episodes: try await episodes, shows: try await shows)
     }
 
     /// One of the person's lists as CSV, or nil when they have no list of that id.
@@ -60,16 +64,62 @@ public struct ExportService: Sendable {
             var genre: String?
             var runtime_minutes: Int?
             var created_at: Date
+            var episode_id: Int?
+            var season: Int?
+            var episode_number: Int?
+            var episode_name: String?
         }
         return try await database.sql.select()
-            .columns("media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "genre", "runtime_minutes", "created_at")
+            .columns(
+                "media_kind", "item_id", "title", "artwork_url", "watched_on", "rating", "note", "genre", "runtime_minutes", "created_at",
+                "episode_id", "season", "episode_number", "episode_name"
+            )
             .from("watches").where("profile_id", .equal, SQLBind(profile)).orderBy("watched_on").orderBy("created_at").orderBy("id")
             .all(decoding: Row.self)
             .map { row in
                 Backup.Watch(
                     kind: MediaKind(rawValue: row.media_kind) ?? .movie, id: row.item_id, title: row.title, artworkURL: row.artwork_url,
                     day: row.watched_on, rating: row.rating, note: row.note, genre: row.genre, runtimeMinutes: row.runtime_minutes,
-                    loggedAt: row.created_at)
+                    loggedAt: row.created_at,
+                    episode: row.episode_id.map {
+                        Backup.EpisodeRef(id: $0, season: row.season ?? 0, number: row.episode_number, name: row.episode_name ?? "")
+                    })
+            }
+    }
+
+    private func episodes(_ profile: UUID) async throws -> [Backup.EpisodeMark] {
+        struct Row: Decodable {
+            var show_id: Int
+            var episode_id: Int
+            var undated_watches: Int
+            var rating: Int?
+            var updated_at: Date
+        }
+        return try await database.sql.select().columns("show_id", "episode_id", "undated_watches", "rating", "updated_at").from("episode_states")
+            .where("profile_id", .equal, SQLBind(profile)).orderBy("show_id").orderBy("episode_id").all(decoding: Row.self)
+            .map {
+                Backup.EpisodeMark(
+                    showID: $0.show_id, episodeID: $0.episode_id, undatedWatches: $0.undated_watches, rating: $0.rating, changedAt: $0.updated_at)
+            }
+    }
+
+    private func shows(_ profile: UUID) async throws -> [Backup.ShowProgressEntry] {
+        struct Row: Decodable {
+            var show_id: Int
+            var title: String
+            var artwork_url: String?
+            var stopped: Bool
+            var include_specials: Bool
+            var last_watched_at: Date?
+            var updated_at: Date
+        }
+        return try await database.sql.select()
+            .columns("show_id", "title", "artwork_url", "stopped", "include_specials", "last_watched_at", "updated_at").from("show_progress")
+            .where("profile_id", .equal, SQLBind(profile)).orderBy("show_id").all(decoding: Row.self)
+            .map {
+                Backup.ShowProgressEntry(
+                    showID: $0.show_id, title: $0.title, artworkURL: $0.artwork_url, stopped: $0.stopped, includeSpecials: $0.include_specials,
+                    lastWatchedAt: $0.last_watched_at, changedAt: $0.updated_at)
             }
     }
 

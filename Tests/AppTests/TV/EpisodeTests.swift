@@ -201,6 +201,38 @@ struct EpisodeTests {
         }
     }
 
+    @Test("the backup keeps each episode's watches (dated, and on no known day), ratings and Stopped; restoring it twice adds nothing")
+    func backupRoundTrip() async throws {
+        try await TestApp.with { app in
+            let (show, profile) = try await Self.setUp(app, show: Self.girls)
+            let episodes = app.services.episodes
+            _ = try await Self.listed(app, show, profile)
+            try await episodes.watch(profile: profile, show: show, episodeID: 12301, on: .day("2024-03-01"))
+            try await episodes.watch(profile: profile, show: show, episodeID: 12301, on: .day("2025-03-01"), again: true)
+            try await episodes.watch(profile: profile, show: show, episodeID: 12302, on: .unknown)
+            try await episodes.rate(profile: profile, show: show, episodeID: 12302, rating: 7)
+            _ = try await episodes.choose(profile: profile, show: show, stopped: true, includeSpecials: true)
+            let backup = try await app.services.exports.backup(profile: profile)
+            #expect(backup.watches.compactMap(\.episode?.id) == [12301, 12301])
+            #expect(backup.episodes?.map(\.episodeID) == [12302] && backup.episodes?.first?.rating == 7)
+            #expect(backup.shows?.first?.stopped == true && backup.shows?.first?.includeSpecials == true)
+            // Through its JSON, into another person's lists, twice.
+            let file = try Backup.decoder.decode(Backup.self, from: try Backup.encoder.encode(backup))
+            let other = try await app.services.sessions.startVisitor().profile
+            let restore = BackupRestore(database: app.services.database, history: SearchHistoryStore(database: app.services.database))
+            _ = try await restore.restore(file, profile: other)
+            let again = try await restore.restore(file, profile: other)
+            #expect(again.added == 0)
+            let states = try await episodes.states(profile: other, showID: 139)
+            #expect(states[12301]?.datedWatches == 2 && states[12302]?.undatedWatches == 1 && states[12302]?.rating == 7)
+            #expect(try await episodes.choices(profile: other, showID: 139).stopped)
+            // A backup made before episodes (no such keys) still reads.
+            let old =
+                #"{"format":"popcornswirl-backup","version":1,"exportedAt":"2026-01-01T00:00:00.000Z","titles":[],"watches":[],"lists":[],"searches":[]}"#
+            #expect(try Backup.decoder.decode(Backup.self, from: Data(old.utf8)).episodes == nil)
+        }
+    }
+
     @Test("TVMaze's updates mark a held list changed; the refresher asks for it again, and a list a day old is asked for again by its page")
     func refresh() async throws {
         try await TestApp.with { app in

@@ -45,6 +45,17 @@ struct BackupRestore: Sendable {
             counts.added += added
             counts.present += list.items.count + 1 - added
         }
+        for start in stride(from: 0, to: backup.episodes?.count ?? 0, by: Self.batch) {
+            let marks = Array(backup.episodes![start..<min(backup.episodes!.count, start + Self.batch)])
+            let added = try await database.writeSQL { sql in try await Self.episodes(marks, profile: profile, on: sql) }
+            counts.added += added
+            counts.present += marks.count - added
+        }
+        if let shows = backup.shows, !shows.isEmpty {
+            let added = try await database.writeSQL { sql in try await Self.shows(shows, profile: profile, on: sql) }
+            counts.added += added
+            counts.present += shows.count - added
+        }
         for search in backup.searches.prefix(SearchHistoryStore.limit).reversed() {
             guard let query = try? SearchQuery(search.query) else { continue }
             try await history.record(profile: profile, query: query, at: search.searchedAt)
@@ -99,18 +110,58 @@ struct BackupRestore: Sendable {
         return added
     }
 
-    /// A watch is there already when the person has one of the title on that day logged at that moment.
+    /// An episode's watches on no known day and rating, where the person has none of their own.
+    private static func episodes(_ marks: [Backup.EpisodeMark], profile: UUID, on sql: any SQLDatabase) async throws -> Int {
+        var added = 0
+        for mark in marks where mark.episodeID > 0 && mark.showID > 0 {
+            let there = try await sql.select().column("episode_id").from("episode_states").where("profile_id", .equal, SQLBind(profile))
+                .where("episode_id", .equal, SQLBind(mark.episodeID)).first()
+            guard there == nil else { continue }
+            try await sql.insert(into: "episode_states").columns("profile_id", "episode_id", "show_id", "undated_watches", "rating", "updated_at")
+                .values(
+                    SQLBind(profile), SQLBind(mark.episodeID), SQLBind(mark.showID), SQLBind(max(0, min(mark.undatedWatches, 1_000))),
+                    SQLBind(Self.rating(mark.rating)), SQLBind(mark.changedAt)
+                ).run()
+            added += 1
+        }
+        return added
+    }
+
+    /// A show begun, where the person has not begun it here.
+    private static func shows(_ shows: [Backup.ShowProgressEntry], profile: UUID, on sql: any SQLDatabase) async throws -> Int {
+        var added = 0
+        for show in shows where show.showID > 0 {
+            let there = try await sql.select().column("show_id").from("show_progress").where("profile_id", .equal, SQLBind(profile))
+                .where("show_id", .equal, SQLBind(show.showID)).first()
+            guard there == nil else { continue }
+            try await sql.insert(into: "show_progress")
+                .columns("profile_id", "show_id", "title", "artwork_url", "stopped", "include_specials", "last_watched_at", "updated_at")
+                .values(
+                    SQLBind(profile), SQLBind(show.showID), SQLBind(String(show.title.prefix(500))), SQLBind(show.artworkURL),
+                    SQLBind(show.stopped), SQLBind(show.includeSpecials), SQLBind(show.lastWatchedAt), SQLBind(show.changedAt)
+                ).run()
+            added += 1
+        }
+        return added
+    }
+
+    /// A watch is there already when the person has one of the title (the episode) on that day logged at that moment.
     private static func watches(_ watches: [Backup.Watch], profile: UUID, on sql: any SQLDatabase) async throws -> Int {
         var added = 0
         for watch in watches {
             let there = try await sql.select().column("id").from("watches").where("profile_id", .equal, SQLBind(profile))
                 .where("media_kind", .equal, SQLBind(watch.kind.rawValue)).where("item_id", .equal, SQLBind(watch.id))
-                .where("watched_on", .equal, SQLBind(watch.day)).where("created_at", .equal, SQLBind(watch.loggedAt)).first()
+                .where("watched_on", .equal, SQLBind(watch.day)).where("created_at", .equal, SQLBind(watch.loggedAt))
+                .where(
+                    watch.episode.map { SQLBinaryExpression(SQLIdentifier("episode_id"), .equal, SQLBind($0.id)) }
+                        ?? SQLBinaryExpression(SQLIdentifier("episode_id"), .is, SQLLiteral.null)
+                ).first()
             guard there == nil else { continue }
             let restored = Watch(
                 id: UUID(), kind: watch.kind, itemID: watch.id, title: watch.title, artworkURL: watch.artworkURL, day: watch.day,
                 rating: watch.rating,
-                note: watch.note, isRewatch: false, genre: watch.genre, runtimeMinutes: watch.runtimeMinutes)
+                note: watch.note, isRewatch: false, genre: watch.genre, runtimeMinutes: watch.runtimeMinutes,
+                episode: watch.episode.map { WatchedEpisode(id: $0.id, season: $0.season, number: $0.number, name: String($0.name.prefix(300))) })
             try await DiaryService.insert(restored, profile: profile, at: watch.loggedAt, on: sql)
             added += 1
         }
