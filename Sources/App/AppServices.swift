@@ -100,7 +100,7 @@ public struct AppServices: Sendable {
         shows = ShowCatalog(upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineShows.bundled())
         episodeCatalog = EpisodeCatalog(
             upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineEpisodes.bundled(), database: database, clock: clock, logger: logger)
-        episodes = EpisodeService(database: database, clock: clock)
+        episodes = EpisodeService(database: database, clock: clock, lists: caches.episodeLists)
         // OMDb's free key: 1,000 calls a day, counted in the database.
         let omdbUpstream = CachedUpstream(
             http: http, store: store,

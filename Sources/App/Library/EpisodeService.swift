@@ -8,10 +8,13 @@ import SQLKit
 public final class EpisodeService: Sendable {
     let database: AppDatabase
     let clock: any AppClock
+    /// Each show's episodes as read, by the stored list they were read from (`Caches.episodeLists`).
+    let lists: DeclaredCache<EpisodeListKey, [Episode]>
 
-    init(database: AppDatabase, clock: any AppClock) {
+    init(database: AppDatabase, clock: any AppClock, lists: DeclaredCache<EpisodeListKey, [Episode]>) {
         self.database = database
         self.clock = clock
+        self.lists = lists
     }
 
     // MARK: Reading
@@ -104,7 +107,10 @@ public final class EpisodeService: Sendable {
 
     /// A show's seasons and episodes with the person's state of each (none for nobody).
     public func show(_ show: Show, held: HeldEpisodes, profile: UUID?) async throws -> ShowEpisodes {
-        async let episodes = episodes(showID: show.id)
+        async let episodes =
+            lists.loaded(EpisodeListKey(showID: show.id, storedAt: held.storedAt), bytes: { $0.count * 320 + 64 }) {
+                try await self.episodes(showID: show.id)
+            } ?? []
         async let seasons = seasons(showID: show.id)
         var states: [Int: EpisodeState] = [:]
         var choices = ShowChoices()

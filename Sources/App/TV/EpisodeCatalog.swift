@@ -17,6 +17,8 @@ public struct HeldEpisodes: Sendable {
     public var fetchedAt: Date?
     /// TVMaze could not be asked for a newer list when one was due: the list shown may be old.
     public var isStale: Bool
+    /// When the list held was written (`tv_episode_lists.synced_at`): it names the list.
+    public var storedAt: Date
 }
 
 /// Every show's episodes and seasons, from TVMaze through the cache engine (its budget, one call
@@ -48,6 +50,7 @@ public final class EpisodeCatalog: Sendable {
         var fetched_at: Date
         var source: String
         var changed_at: Int64?
+        var synced_at: Date
     }
 
     /// Makes sure the tables hold the newest list PopcornSwirl can have for the show, asking TVMaze
@@ -57,33 +60,37 @@ public final class EpisodeCatalog: Sendable {
         let held = try? await heldList(showID)
         let now = clock.now()
         if let held, held.source == EpisodeSource.tvmaze.rawValue, now.timeIntervalSince(held.fetched_at) < Self.freshness {
-            return HeldEpisodes(source: .tvmaze, fetchedAt: held.fetched_at, isStale: false)
+            return HeldEpisodes(source: .tvmaze, fetchedAt: held.fetched_at, isStale: false, storedAt: held.synced_at)
         }
         // Due (or never fetched): one call for the seasons and regular episodes, one for the specials.
         if let answer = await fetchList(showID) {
             let stale = now.timeIntervalSince(answer.fetchedAt) >= Self.freshness
-            if let held, held.source == EpisodeSource.tvmaze.rawValue, held.fetched_at >= answer.fetchedAt {
-                return HeldEpisodes(source: .tvmaze, fetchedAt: held.fetched_at, isStale: stale)
-            }
             do {
                 try await store(answer.list, source: .tvmaze, fetchedAt: answer.fetchedAt)
-                return HeldEpisodes(source: .tvmaze, fetchedAt: answer.fetchedAt, isStale: stale)
+                // Stored now, or a newer one was there already (another server's).
+                if let stored = try await heldList(showID) {
+                    return HeldEpisodes(
+                        source: EpisodeSource(rawValue: stored.source) ?? .tvmaze, fetchedAt: stored.fetched_at, isStale: stale,
+                        storedAt: stored.synced_at)
+                }
             } catch {
                 logger.warning("episode list not stored", metadata: ["show": "\(showID)", "error": "\(error)"])
             }
         }
         if let held {
             let source = EpisodeSource(rawValue: held.source) ?? .offline
-            return HeldEpisodes(source: source, fetchedAt: source == .tvmaze ? held.fetched_at : nil, isStale: source == .tvmaze)
+            return HeldEpisodes(
+                source: source, fetchedAt: source == .tvmaze ? held.fetched_at : nil, isStale: source == .tvmaze, storedAt: held.synced_at)
         }
         guard let bundled = offline.list(showID: showID) else { return nil }
         do {
             try await store(bundled, source: .offline, fetchedAt: .distantPast)
+            guard let stored = try await heldList(showID) else { return nil }
+            return HeldEpisodes(source: .offline, fetchedAt: nil, isStale: false, storedAt: stored.synced_at)
         } catch {
             logger.warning("bundled episode list not stored", metadata: ["show": "\(showID)", "error": "\(error)"])
             return nil
         }
-        return HeldEpisodes(source: .offline, fetchedAt: nil, isStale: false)
     }
 
     static func embedKey(_ showID: Int) -> String { "tvmaze:episodes:\(showID)" }
@@ -120,7 +127,7 @@ public final class EpisodeCatalog: Sendable {
     }
 
     func heldList(_ showID: Int) async throws -> ListRow? {
-        try await database.sql.select().columns("fetched_at", "source", "changed_at").from("tv_episode_lists")
+        try await database.sql.select().columns("fetched_at", "source", "changed_at", "synced_at").from("tv_episode_lists")
             .where("show_id", .equal, SQLBind(showID)).first(decoding: ListRow.self)
     }
 
@@ -132,12 +139,11 @@ public final class EpisodeCatalog: Sendable {
         try await database.write(serializedBy: "tv-episodes|\(list.showID)") { db in
             let sql = db as! any SQLDatabase
             let show = list.showID
-            if let held = try await sql.select().columns("fetched_at", "source", "changed_at").from("tv_episode_lists")
-                .where("show_id", .equal, SQLBind(show)).first(decoding: ListRow.self),
-                held.source == EpisodeSource.tvmaze.rawValue, held.fetched_at >= fetchedAt
-            {
-                return
-            }
+            let held = try await sql.select().columns("fetched_at", "source", "changed_at", "synced_at").from("tv_episode_lists")
+                .where("show_id", .equal, SQLBind(show)).first(decoding: ListRow.self)
+            if let held, held.source == EpisodeSource.tvmaze.rawValue, held.fetched_at >= fetchedAt { return }
+            // The time names the list (`Caches.episodeLists`): always later than the one it replaces.
+            let storedAt = max(now, (held?.synced_at ?? .distantPast).addingTimeInterval(0.001))
             struct Old: Decodable {
                 var id: Int
                 var season: Int
@@ -178,7 +184,7 @@ public final class EpisodeCatalog: Sendable {
             }
             try await sql.delete(from: "tv_episode_lists").where("show_id", .equal, SQLBind(show)).run()
             try await sql.insert(into: "tv_episode_lists").columns("show_id", "fetched_at", "source", "synced_at", "changed_at")
-                .values(SQLBind(show), SQLBind(fetchedAt), SQLBind(source.rawValue), SQLBind(now), SQLBind(Int64?.none)).run()
+                .values(SQLBind(show), SQLBind(fetchedAt), SQLBind(source.rawValue), SQLBind(storedAt), SQLBind(Int64?.none)).run()
         }
     }
 

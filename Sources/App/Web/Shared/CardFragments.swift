@@ -6,6 +6,8 @@ import Mustache
 enum CardKey: Hashable, Sendable {
     case movie(MovieCardView)
     case show(ShowCardView)
+    /// An episode's line in a show's list (a season is hundreds of them).
+    case episode(EpisodeRowView)
 
     /// A card's bytes and a share for its key (the view's strings: about a third of the card).
     static func bytes(_ html: String) -> Int { html.utf8.count * 3 / 2 }

@@ -37,6 +37,10 @@ struct PageRenderer: Sendable {
         RenderedCard(html: cards.value(.show(view), bytes: CardKey.bytes) { library.render(view, withTemplate: "shows/card") ?? "" })
     }
 
+    func row(_ view: EpisodeRowView) -> String {
+        cards.value(.episode(view), bytes: CardKey.bytes) { library.render(view, withTemplate: "shows/episode_row") ?? "" }
+    }
+
     func html<P: Page>(_ page: P) throws -> String {
         LookupCheck.check(page: page)
         guard let html = library.render(page, withTemplate: P.template) else { throw RenderError.missingTemplate(P.template) }

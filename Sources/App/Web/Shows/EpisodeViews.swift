@@ -1,9 +1,10 @@
 import Foundation
+import Mustache
 
 /// One episode's line in a show's list: its check (a form: it works without JavaScript), its
 /// code and name (a link to its page), when it airs in the person's time zone (`app.js` writes
 /// the UTC moment again in the browser's), and how many times it was watched.
-struct EpisodeRowView {
+struct EpisodeRowView: Hashable, Sendable {
     let id: Int
     let code: String
     let name: String
@@ -57,7 +58,8 @@ struct SeasonView {
     let countText: String
     let open: Bool
     let loaded: Bool
-    let episodes: [EpisodeRowView]
+    /// The episodes' lines, rendered (`PageRenderer.row`), when the season is open.
+    let rows: String
     let seasonURL: String
     /// Named apart from the show's own mark-all link: a missing name is looked up in the views around.
     let seasonMarkURL: String?
@@ -74,7 +76,8 @@ struct ShowEpisodesView {
     let next: EpisodeRowView?
     let nextAiringText: String?
     let seasons: [SeasonView]
-    let specials: [EpisodeRowView]
+    /// The specials' lines, rendered, when they are open.
+    let specialRows: String
     let specialsCountText: String?
     let specialsOpen: Bool
     let specialsURL: String
@@ -113,7 +116,8 @@ struct ShowEpisodesView {
     }
 
     /// `open`: the part asked for; else the person's current season.
-    init(_ episodes: ShowEpisodes, showID: Int, open: OpenPart?, hasProfile: Bool) {
+    /// `row` renders an episode's line (`PageRenderer.row`).
+    init(_ episodes: ShowEpisodes, showID: Int, open: OpenPart?, hasProfile: Bool, row: (EpisodeRowView) -> String) {
         let progress = episodes.progress
         let current: Int? =
             switch open {
@@ -152,7 +156,7 @@ struct ShowEpisodesView {
                     ? "No episodes listed yet"
                     : "\(Formats.number(season.watched)) of \(Formats.count(season.aired, "aired episode", "aired episodes")) watched"
                         + (season.episodes.count > season.aired ? ", \(season.episodes.count - season.aired) to come" : ""),
-                open: open, loaded: open, episodes: open ? season.episodes.map { EpisodeRowView($0, returnTo: returnTo) } : [],
+                open: open, loaded: open, rows: open ? season.episodes.map { row(EpisodeRowView($0, returnTo: returnTo)) }.joined() : "",
                 seasonURL: Route.show.link(showID, query: ["season": String(number)]) + "#season-\(number)",
                 seasonMarkURL: unwatched > 0 ? Route.watchShowEpisodes.link(showID) : nil,
                 seasonMarkLabel:
@@ -160,7 +164,7 @@ struct ShowEpisodesView {
                 returnTo: returnTo)
         }
         specialsOpen = open == .specials
-        specials = specialsOpen ? episodes.specials.map { EpisodeRowView($0, returnTo: returnTo) } : []
+        specialRows = specialsOpen ? episodes.specials.map { row(EpisodeRowView($0, returnTo: returnTo)) }.joined() : ""
         specialsURL = Route.show.link(showID, query: ["season": "specials"]) + "#specials"
         specialsCountText = episodes.specials.isEmpty ? nil : Formats.count(episodes.specials.count, "special", "specials")
         signedUp = hasProfile
@@ -299,5 +303,150 @@ struct EpisodePage: Page {
         ratingOptions = RatingPicker.options(selected: state.rating)
         previousURL = neighbours.0.map { Route.episode.link($0.id) }
         nextURL = neighbours.1.map { Route.episode.link($0.id) }
+    }
+}
+
+// Looked up by a switch, not reflection: a show's list is hundreds of rows (`LookupCheck` keeps each
+// switch equal to its fields).
+
+extension EpisodeRowView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "id": id
+        case "code": code
+        case "name": self.name
+        case "url": url
+        case "airISO": airISO
+        case "airText": airText
+        case "aired": aired
+        case "watched": watched
+        case "watchCountText": watchCountText
+        case "stars": stars
+        case "starWords": starWords
+        case "markURL": markURL
+        case "mark": mark
+        case "checkLabel": checkLabel
+        case "returnTo": returnTo
+        default: nil
+        }
+    }
+}
+
+extension SeasonView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "number": number
+        case "heading": heading
+        case "countText": countText
+        case "open": open
+        case "loaded": loaded
+        case "rows": rows
+        case "seasonURL": seasonURL
+        case "seasonMarkURL": seasonMarkURL
+        case "seasonMarkLabel": seasonMarkLabel
+        case "returnTo": returnTo
+        default: nil
+        }
+    }
+}
+
+extension ShowEpisodesView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "statusLabel": statusLabel
+        case "statusClass": statusClass
+        case "progressText": progressText
+        case "sourceNote": sourceNote
+        case "next": next
+        case "nextAiringText": nextAiringText
+        case "seasons": seasons
+        case "specialRows": specialRows
+        case "specialsCountText": specialsCountText
+        case "specialsOpen": specialsOpen
+        case "specialsURL": specialsURL
+        case "signedUp": signedUp
+        case "progressURL": progressURL
+        case "stopped": stopped
+        case "stopLabel": stopLabel
+        case "includeSpecials": includeSpecials
+        case "specialsLabel": specialsLabel
+        case "markAllURL": markAllURL
+        case "returnTo": returnTo
+        case "upNextURL": upNextURL
+        default: nil
+        }
+    }
+}
+
+extension UpNextPage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": chrome
+        case "browseURL": browseURL
+        case "upNextURL": upNextURL
+        case "favoritesURL": favoritesURL
+        case "onBrowse": onBrowse
+        case "onUpNext": onUpNext
+        case "onFavorites": onFavorites
+        case "toWatchURL": toWatchURL
+        case "waitingURL": waitingURL
+        case "onWaiting": onWaiting
+        case "cards": cards
+        case "hasCards": hasCards
+        case "countText": countText
+        case "emptyMessage": emptyMessage
+        default: nil
+        }
+    }
+}
+
+extension EpisodePage: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "chrome": chrome
+        case "showName": showName
+        case "showURL": showURL
+        case "code": code
+        case "name": self.name
+        case "kindText": kindText
+        case "airISO": airISO
+        case "airText": airText
+        case "runtimeText": runtimeText
+        case "summaryHTML": summaryHTML
+        case "imageURL": imageURL
+        case "aired": aired
+        case "watched": watched
+        case "watchCountText": watchCountText
+        case "lastDayText": lastDayText
+        case "actionURL": actionURL
+        case "returnTo": returnTo
+        case "today": today
+        case "latest": latest
+        case "airDay": airDay
+        case "ratingOptions": ratingOptions
+        case "previousURL": previousURL
+        case "nextURL": nextURL
+        default: nil
+        }
+    }
+}
+
+extension UpNextPage.Card: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "showID": showID
+        case "anchor": anchor
+        case "title": title
+        case "showURL": showURL
+        case "posterURL": posterURL
+        case "next": next
+        case "remainingText": remainingText
+        case "newText": newText
+        case "airingText": airingText
+        case "airingISO": airingISO
+        case "lastWatchedISO": lastWatchedISO
+        case "lastWatchedText": lastWatchedText
+        default: nil
+        }
     }
 }

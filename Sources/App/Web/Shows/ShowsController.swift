@@ -88,7 +88,7 @@ struct ShowsController {
                 var view: ShowEpisodesView?
                 if let held {
                     let tracked = try await episodes.episodes.show(show, held: held, profile: profile)
-                    view = ShowEpisodesView(tracked, showID: id, open: open, hasProfile: profile != nil)
+                    view = ShowEpisodesView(tracked, showID: id, open: open, hasProfile: profile != nil, row: renderer.row)
                 }
                 return try renderer.html(
                     ShowDetailPage(show: show, source: source, saved: try await saved, personal: personal, episodes: view, now: now))
