@@ -199,7 +199,9 @@ extension Route {
     static func showsPage(_ page: Int) -> String { page > 1 ? shows.link(query: ["page": "\(page)"]) : shows.path }
     static func showSearch(_ text: String) -> String { shows.link(query: ["q": text]) }
     static func showFavoritesPage(_ page: Int) -> String { showFavorites.link(query: ["page": "\(page)"]) }
-    static func upNextPage(_ filter: UpNextFilter) -> String { upNext.link(query: ["filter": filter == .toWatch ? nil : filter.rawValue]) }
+    static func upNextPage(_ filter: UpNextFilter, page: Int = 1) -> String {
+        upNext.link(query: ["filter": filter == .toWatch ? nil : filter.rawValue, "page": page > 1 ? String(page) : nil])
+    }
     static func moviesOf(year: Int) -> String { movies.link(query: ["year": "\(year)"]) }
     static func removeMovieConfirmation(_ id: Int, returnTo: String) -> String { confirmRemoveMovie.link(id, query: ["return_to": returnTo]) }
     static func removeShowConfirmation(_ id: Int, returnTo: String) -> String { confirmRemoveShow.link(id, query: ["return_to": returnTo]) }

@@ -213,11 +213,22 @@ struct UpNextPage: Page {
     let hasCards: Bool
     let countText: String
     let emptyMessage: String
+    let previousURL: String?
+    let nextURL: String?
 
-    init(items: [UpNextItem], filter: UpNextFilter) {
+    /// Shows a page.
+    static let pageSize = 60
+
+    /// `items`: every show of the list; `page` (1-based) chooses which `pageSize` are drawn.
+    init(items all: [UpNextItem], filter: UpNextFilter, page: Int) {
+        let pages = LibraryPage.pageCount(total: all.count, pageSize: Self.pageSize)
+        let page = min(max(1, page), pages)
+        let items = all.dropFirst((page - 1) * Self.pageSize).prefix(Self.pageSize)
+        previousURL = page > 1 ? Route.upNextPage(filter, page: page - 1) : nil
+        nextURL = page < pages ? Route.upNextPage(filter, page: page + 1) : nil
         chrome = Chrome(filter == .waiting ? "Up Next: waiting for new episodes" : "Up Next", tab: .shows, tvCredit: true)
         onWaiting = filter == .waiting
-        let returnTo = Route.upNextPage(filter)
+        let returnTo = Route.upNextPage(filter, page: page)
         cards = items.map { item in
             let next = item.next.map {
                 EpisodeRowView(TrackedEpisode(episode: $0, state: EpisodeState(), hasAired: true), returnTo: returnTo + "#up-next-\(item.showID)")
@@ -234,7 +245,7 @@ struct UpNextPage: Page {
                 lastWatchedISO: item.lastWatchedAt.formatted(.iso8601), lastWatchedText: UTCFormatters.moment.string(from: item.lastWatchedAt))
         }
         hasCards = !cards.isEmpty
-        countText = Formats.count(cards.count, "show", "shows")
+        countText = Formats.count(all.count, "show", "shows") + (pages > 1 ? " · page \(page) of \(pages)" : "")
         emptyMessage =
             filter == .waiting
             ? "No show is waiting for its next episode: the shows you’re up to date with appear here when another episode is announced."
@@ -395,6 +406,8 @@ extension UpNextPage: MustacheParent {
         case "hasCards": hasCards
         case "countText": countText
         case "emptyMessage": emptyMessage
+        case "previousURL": previousURL
+        case "nextURL": nextURL
         default: nil
         }
     }

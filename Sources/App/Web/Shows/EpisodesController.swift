@@ -18,13 +18,18 @@ struct EpisodesController {
     }
 
     func upNext(_ request: Request, _ context: AppRequestContext) async throws -> Response {
-        let raw = try FormInput.queryFields(request)["filter"]
+        let fields = try FormInput.queryFields(request)
+        let raw = fields["filter"]
         guard let filter = raw.map(UpNextFilter.init(rawValue:)) ?? .toWatch else {
             return try ErrorPages.badRequest(
                 renderer.for(context), "“\(raw?.prefix(20) ?? "")” is not a list of Up Next: “to-watch” or “waiting”.", backURL: Route.upNext.path)
         }
+        let page: Int
+        do { page = try FormInput.pageNumber(fields["page"]) } catch {
+            return try ErrorPages.badRequest(renderer.for(context), error.message, backURL: Route.upNext.path)
+        }
         let items = try await actions.episodes.upNext(profile: context.profileID, filter: filter)
-        return try renderer.for(context).response(UpNextPage(items: items, filter: filter))
+        return try renderer.for(context).response(UpNextPage(items: items, filter: filter, page: page))
     }
 
     func episode(_ request: Request, _ context: AppRequestContext) async throws -> Response {
