@@ -10,7 +10,7 @@ extension APIController {
         }
         switch await episodes.listing(showID: id, profile: APIScope.session?.profileID) {
         case .found(_, let listed): return .ok(.init(body: .json(.init(listed))))
-        case .notFound: return .notFound(.init(body: .applicationProblemJson(.notFound("TVMaze has no show with id \(id)."))))
+        case .notFound: return .notFound(.noShow(id))
         case .unavailable: return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
         }
     }
@@ -43,11 +43,8 @@ extension APIController {
         case .changed(let episode, let state): return .ok(.init(body: .json(.init(episode, state))))
         case .failed(let error): return Self.problem(error, as: Operations.PutLibraryEpisode.Output.self)
         case .tooManyNewVisitors(let wait):
-            return .tooManyRequests(
-                .init(
-                    headers: .init(retryAfter: wait),
-                    body: .applicationProblemJson(.init(status: 429, detail: VisitorThrottle.Refused(retryAfter: wait).message))))
-        default: return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(EpisodeError.storageFailed.message))))
+            return .tooManyRequests(.after(wait))
+        default: return .serviceUnavailable(.notSaved)
         }
     }
 
@@ -74,11 +71,8 @@ extension APIController {
             case .storageFailed: return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(error.message))))
             }
         case .tooManyNewVisitors(let wait):
-            return .tooManyRequests(
-                .init(
-                    headers: .init(retryAfter: wait),
-                    body: .applicationProblemJson(.init(status: 429, detail: VisitorThrottle.Refused(retryAfter: wait).message))))
-        default: return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(EpisodeError.storageFailed.message))))
+            return .tooManyRequests(.after(wait))
+        default: return .serviceUnavailable(.notSaved)
         }
     }
 
@@ -91,13 +85,10 @@ extension APIController {
         if case .json(let body)? = input.body { season = body.season }
         switch await episodes.watchAll(showID: id, season: season, profile: session.profileID, writer: { try await session.profileForWrite() }) {
         case .marked(let count): return .ok(.init(body: .json(.init(marked: count))))
-        case .failed(.notFound): return .notFound(.init(body: .applicationProblemJson(.notFound("TVMaze has no show with id \(id)."))))
+        case .failed(.notFound): return .notFound(.noShow(id))
         case .tooManyNewVisitors(let wait):
-            return .tooManyRequests(
-                .init(
-                    headers: .init(retryAfter: wait),
-                    body: .applicationProblemJson(.init(status: 429, detail: VisitorThrottle.Refused(retryAfter: wait).message))))
-        default: return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(EpisodeError.storageFailed.message))))
+            return .tooManyRequests(.after(wait))
+        default: return .serviceUnavailable(.notSaved)
         }
     }
 
@@ -118,13 +109,10 @@ extension APIController {
                 return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(ErrorTexts.fetchFailed))))
             }
             return .ok(.init(body: .json(.init(listed.progress))))
-        case .failed(.notFound): return .notFound(.init(body: .applicationProblemJson(.notFound("TVMaze has no show with id \(id)."))))
+        case .failed(.notFound): return .notFound(.noShow(id))
         case .tooManyNewVisitors(let wait):
-            return .tooManyRequests(
-                .init(
-                    headers: .init(retryAfter: wait),
-                    body: .applicationProblemJson(.init(status: 429, detail: VisitorThrottle.Refused(retryAfter: wait).message))))
-        default: return .serviceUnavailable(.init(body: .applicationProblemJson(.unavailable(EpisodeError.storageFailed.message))))
+            return .tooManyRequests(.after(wait))
+        default: return .serviceUnavailable(.notSaved)
         }
     }
 
@@ -200,4 +188,22 @@ extension Components.Schemas.UpNextItem {
             next: item.next.map { Components.Schemas.Episode($0, none) }, remaining: item.remaining, new: item.new,
             nextAiring: item.nextAiring.map { Components.Schemas.Episode($0, none) }, lastWatchedAt: item.lastWatchedAt)
     }
+}
+
+extension Components.Responses.TooManyNewVisitors {
+    /// Nothing was saved: this address started too many visitors lately; try again after `wait` seconds.
+    static func after(_ wait: Int) -> Self {
+        .init(
+            headers: .init(retryAfter: wait),
+            body: .applicationProblemJson(.init(status: 429, detail: VisitorThrottle.Refused(retryAfter: wait).message)))
+    }
+}
+
+extension Components.Responses.Unavailable {
+    /// An episode change the database did not take.
+    static var notSaved: Self { .init(body: .applicationProblemJson(.unavailable(EpisodeError.storageFailed.message))) }
+}
+
+extension Components.Responses.NotFound {
+    static func noShow(_ id: Int) -> Self { .init(body: .applicationProblemJson(.notFound("TVMaze has no show with id \(id)."))) }
 }
