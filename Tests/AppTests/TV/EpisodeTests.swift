@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import SQLKit
 import Testing
@@ -345,6 +346,22 @@ struct EpisodePagesTests {
                 let stopped = try await client.postForm("/library/shows/139/progress", [("stopped", "1")], cookie: cookie)
                 #expect(stopped.status == .seeOther)
                 #expect(try await client.get("/shows/up-next", cookie: cookie).text.contains("Nothing to watch next"))
+            }
+        }
+    }
+
+    @Test("a check kept offline and sent days later is a watch on the day it was made")
+    func offlineCheckKeepsItsDay() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                _ = try await client.get("/shows/139")
+                var headers = HTTPFields()
+                headers[FormInput.madeAtHeader] = "2026-11-15T21:30:00.000Z"
+                let sent = try await client.postForm("/library/episodes/12301", [("mark", "watch")], json: true, headers: headers)
+                #expect(sent.status == .ok)
+                let cookie = try #require(sent.sessionCookie)
+                let diary = try await client.get("/diary", cookie: cookie).text
+                #expect(diary.contains(#"<time datetime="2026-11-15">15 November 2026</time>"#))
             }
         }
     }

@@ -32,7 +32,8 @@ const SHELL_FILES = [
   "/static/icon-maskable-512.png", "/static/apple-touch-icon.png", "/static/manifest.webmanifest",
 ];
 // The changes kept while offline: Favorite, Watched, a note, a rating (one form), Delete / Remove.
-const WRITES = /^\/library\/(movies|shows)\/\d+(\/remove)?$/;
+// Library changes, kept while offline: a title's, an episode's check, a season marked, Stopped.
+const WRITES = /^\/library\/((movies|shows)\/\d+(\/remove)?|episodes\/\d+|shows\/\d+\/(watched|progress))$/;
 // Pages never kept: the account's, the console's, uploads and downloads.
 const NOT_KEPT = /^\/(account|admin|import|export|offline|api|shared)(\/|$)/;
 const ACCOUNT_CHANGES = /^\/account\/(signin|signup|signout|delete)$/;

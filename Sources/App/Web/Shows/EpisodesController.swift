@@ -69,11 +69,19 @@ struct EpisodesController {
         let form = try await FormInput.decode(ChangeForm.self, request, context)
         let wantsJSON = FormInput.wantsJSON(request)
         let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.episode.link(id))
-        let change: EpisodeChange
+        var change: EpisodeChange
         do {
             change = try Self.change(form)
         } catch {
             return try renderer.for(context).unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
+        }
+        // A check kept offline and sent later (`Change-Made-At`) was watched on the day it was made.
+        if let madeAt = try FormInput.madeAt(request) {
+            switch change {
+            case .watch(.now): change = .watch(.day(DiaryService.today(min(madeAt, actions.episodes.clock.now()))))
+            case .watchAgain(.now): change = .watchAgain(.day(DiaryService.today(min(madeAt, actions.episodes.clock.now()))))
+            default: break
+            }
         }
         var cookie: Cookie?
         let outcome = await actions.change(episodeID: id, change, profile: context.profileID) {
