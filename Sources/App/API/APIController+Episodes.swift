@@ -53,7 +53,7 @@ extension APIController {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("episodeId must be a positive TVMaze episode id."))))
         }
         guard let session = APIScope.session else { throw APIError.noSession }
-        var watchedAt: Date?
+        var watchedAt: String?
         var when: String?
         if case .json(let body)? = input.body { (watchedAt, when) = (body.watchedAt, body.when?.rawValue) }
         let day: EpisodeWatchDay
@@ -83,6 +83,9 @@ extension APIController {
         guard let session = APIScope.session else { throw APIError.noSession }
         var season: Int?
         if case .json(let body)? = input.body { season = body.season }
+        if let season, !(0...10_000).contains(season) {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("season must be a season's number, 0 to 10000."))))
+        }
         switch await episodes.watchAll(showID: id, season: season, profile: session.profileID, writer: { try await session.profileForWrite() }) {
         case .marked(let count): return .ok(.init(body: .json(.init(marked: count))))
         case .failed(.notFound): return .notFound(.noShow(id))
@@ -124,8 +127,17 @@ extension APIController {
     }
 
     /// The day a watch is logged on: `watchedAt`'s UTC day (not in the future), else `when`.
-    static func watchDay(watchedAt: Date?, when: String?) throws(LibraryError) -> EpisodeWatchDay {
-        if let watchedAt { return .day(try DiaryService.validatedDay(DiaryService.today(watchedAt), now: Date())) }
+    static func watchDay(watchedAt text: String?, when: String?) throws(LibraryError) -> EpisodeWatchDay {
+        if let text {
+            let strategies: [Date.ISO8601FormatStyle] = [
+                .iso8601, .iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .colon),
+                Date.ISO8601FormatStyle(includingFractionalSeconds: true),
+            ]
+            guard let watchedAt = strategies.lazy.compactMap({ try? Date(text, strategy: $0) }).first else {
+                throw .invalidDay("“\(text.prefix(40))” is not a moment of the calendar. Send it as 2026-11-29T21:30:00Z.")
+            }
+            return .day(try DiaryService.validatedDay(DiaryService.today(watchedAt), now: Date()))
+        }
         switch when ?? "now" {
         case "airdate": return .airDate
         case "unknown": return .unknown
