@@ -50,6 +50,13 @@ public final class EpisodeService: Sendable {
             .where("show_id", .equal, SQLBind(showID)).orderBy("position").all(decoding: EpisodeRow.self).map(\.episode)
     }
 
+    /// The show's episodes as stored at `storedAt`, read once per stored list (`lists`).
+    func kept(showID: Int, storedAt: Date) async throws -> [Episode] {
+        try await lists.loaded(EpisodeListKey(showID: showID, storedAt: storedAt), bytes: { $0.count * 320 + 64 }) {
+            try await self.episodes(showID: showID)
+        } ?? []
+    }
+
     func seasons(showID: Int) async throws -> [Season] {
         struct Row: Decodable {
             var number: Int
@@ -107,10 +114,7 @@ public final class EpisodeService: Sendable {
 
     /// A show's seasons and episodes with the person's state of each (none for nobody).
     public func show(_ show: Show, held: HeldEpisodes, profile: UUID?) async throws -> ShowEpisodes {
-        async let episodes =
-            lists.loaded(EpisodeListKey(showID: show.id, storedAt: held.storedAt), bytes: { $0.count * 320 + 64 }) {
-                try await self.episodes(showID: show.id)
-            } ?? []
+        async let episodes = kept(showID: show.id, storedAt: held.storedAt)
         async let seasons = seasons(showID: show.id)
         var states: [Int: EpisodeState] = [:]
         var choices = ShowChoices()
@@ -369,10 +373,7 @@ public final class EpisodeService: Sendable {
         var items: [UpNextItem] = []
         for show in shows {
             guard let storedAt = show.synced_at else { continue }
-            let episodes =
-                try await lists.loaded(EpisodeListKey(showID: show.show_id, storedAt: storedAt), bytes: { $0.count * 320 + 64 }) {
-                    try await self.episodes(showID: show.show_id)
-                } ?? []
+            let episodes = try await kept(showID: show.show_id, storedAt: storedAt)
             var next: Episode?
             var nextAiring: Episode?
             var remaining = 0
