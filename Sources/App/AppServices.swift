@@ -144,7 +144,9 @@ public struct AppServices: Sendable {
         let importStore = ImportStore(database: database, clock: clock)
         imports = ImportService(
             store: importStore, matcher: TitleMatcher(search: search, shows: shows, omdb: omdb, kept: kept, database: database, clock: clock),
-            landing: ImportLanding(library: library, diary: diary, lists: customLists, store: importStore), titles: titles,
+            landing: ImportLanding(
+                library: library, diary: diary, lists: customLists, episodes: episodes, episodeCatalog: episodeCatalog, store: importStore),
+            titles: titles,
             restore: BackupRestore(database: database, history: SearchHistoryStore(database: database)),
             uploads: UploadThrottle(database: database, clock: clock), logger: logger)
         sessions = SessionService(

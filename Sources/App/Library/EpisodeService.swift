@@ -198,7 +198,7 @@ public final class EpisodeService: Sendable {
         }
     }
 
-    private func log(_ episode: Episode, of show: Show, profile: UUID, day: EpisodeWatchDay, now: Date, on sql: any SQLDatabase) async throws {
+    func log(_ episode: Episode, of show: Show, profile: UUID, day: EpisodeWatchDay, now: Date, on sql: any SQLDatabase) async throws {
         let dayText: String? =
             switch day {
             case .now: DiaryService.today(now)
@@ -224,15 +224,25 @@ public final class EpisodeService: Sendable {
         try await DiaryService.insert(watch, profile: profile, at: now, on: sql)
     }
 
-    /// The show is in the person's progress, watched now (Up Next's order).
-    private func touch(profile: UUID, show: Show, watchedAt: Date?, on sql: any SQLDatabase) async throws {
+    /// The show is in the person's progress, last watched at `watchedAt` when that is later than
+    /// the moment held (Up Next's order; an imported watch from years ago does not move the show up).
+    func touch(profile: UUID, show: Show, watchedAt: Date?, on sql: any SQLDatabase) async throws {
+        let latest: SQLQueryString =
+            if let watchedAt {
+                """
+                CASE WHEN show_progress.last_watched_at IS NULL OR show_progress.last_watched_at < \(bind: watchedAt) \
+                THEN \(bind: watchedAt) ELSE show_progress.last_watched_at END
+                """
+            } else {
+                "show_progress.last_watched_at"
+            }
         try await sql.raw(
             """
             INSERT INTO show_progress (profile_id, show_id, title, artwork_url, stopped, include_specials, last_watched_at, updated_at) \
             VALUES (\(bind: profile), \(bind: show.id), \(bind: show.name), \(bind: show.imageMedium), \(SQLLiteral.boolean(false)), \
             \(SQLLiteral.boolean(false)), \(bind: watchedAt), \(bind: clock.now())) \
             ON CONFLICT (profile_id, show_id) DO UPDATE SET title = \(bind: show.name), artwork_url = \(bind: show.imageMedium), \
-            last_watched_at = COALESCE(\(bind: watchedAt), show_progress.last_watched_at), updated_at = \(bind: clock.now())
+            last_watched_at = \(latest), updated_at = \(bind: clock.now())
             """
         ).run()
     }

@@ -200,4 +200,98 @@ struct ImportJobTests {
             #expect(rows == 0)
         }
     }
+
+    /// Trakt's export as it comes (newest first): Girls' episodes watched, with their moments; Rent
+    /// twice one evening; a special under season 0; an episode TVMaze does not list; a rating of
+    /// the pilot.
+    static func traktZIP() throws -> Data {
+        let girls = #""show":{"title":"Girls","year":2012,"ids":{"trakt":1,"slug":"girls","tvdb":220411,"imdb":"tt1723816","tmdb":42282,"tvrage":null}}"#
+        func watch(_ id: Int, _ at: String, _ season: Int, _ number: Int, _ title: String) -> String {
+            #"{"id":\#(id),"watched_at":"\#(at)","action":"scrobble","type":"episode","episode":{"season":\#(season),"number":\#(number),"title":"\#(title)","ids":{"trakt":\#(id + 100),"tvdb":null,"imdb":null,"tmdb":null,"tvrage":null}},\#(girls)}"#
+        }
+        let history = [
+            watch(6, "2024-01-07T19:00:00.000Z", 9, 1, "Never Made"),
+            watch(5, "2024-01-06T19:00:00.000Z", 0, 1, "Girls: Inside the Series"),
+            watch(4, "2024-01-05T22:00:00.000Z", 1, 3, "Open Mic"),
+            watch(3, "2024-01-04T21:30:00.000Z", 1, 2, "Rent"),
+            watch(2, "2024-01-04T20:00:00.000Z", 1, 2, "Rent"),
+            watch(1, "2024-01-03T20:00:00.000Z", 1, 1, "Pilot"),
+        ]
+        let rating =
+            #"{"rated_at":"2024-01-03T21:00:00.000Z","rating":8,"type":"episode","episode":{"season":1,"number":1,"title":"Pilot","ids":{"trakt":101}},\#(girls)}"#
+        return try ImportReaderTests.zip([
+            ("watched-history.json", Data("[\(history.joined(separator: ","))]".utf8)), ("ratings-episodes.json", Data("[\(rating)]".utf8)),
+        ])
+    }
+
+    @Test(
+        "Trakt's episode history lands as each episode's watch on its day (a special by its name, a rating on its episode); one TVMaze does not list is reported; the same file again adds nothing"
+    )
+    func traktEpisodes() async throws {
+        try await TestApp.with { app in
+            let (profile, _) = try await app.signedIn("ana")
+            guard case .found(let girls, _) = await app.services.shows.show(id: 139) else { throw Unexpected("no Girls") }
+            // Open Mic was marked watched on no known day: the import gives it its day.
+            _ = try #require(await app.services.episodeCatalog.prepare(showID: 139))
+            try await app.services.episodes.watch(profile: profile, show: girls, episodeID: 12303, on: .unknown)
+
+            let job = try await Self.run(app, profile, try Self.traktZIP(), "trakt-export.zip")
+            #expect(job.state == .done && job.source == .trakt)
+            #expect(job.landed == 6 && job.failed == 1 && job.queued == 0)
+            let held = try #require(await app.services.episodeCatalog.prepare(showID: 139))
+            let listed = try await app.services.episodes.show(girls, held: held, profile: profile)
+            var states: [Int: EpisodeState] = [:]
+            for tracked in listed.seasons.flatMap(\.episodes) + listed.specials { states[tracked.episode.id] = tracked.state }
+            #expect(states[12301]?.datedWatches == 1 && states[12301]?.rating == 8)
+            #expect(states[12302]?.datedWatches == 2, "Rent twice that evening: two watches")
+            #expect(states[12303]?.datedWatches == 1 && states[12303]?.undatedWatches == 0, "the watch on no known day now has its day")
+            #expect(states[1_512_344]?.datedWatches == 1, "season 0's special found by its name")
+            #expect(listed.progress.next?.id == 12304 && listed.progress.watched == 3)
+
+            let diary = try await app.services.diary.page(profile: profile, page: 1)
+            #expect(diary.watches.compactMap(\.episode?.code).sorted() == ["S01E01", "S01E02", "S01E02", "S01E03", "S01 special"].sorted())
+            #expect(Set(diary.watches.filter { $0.episode?.id == 12302 }.map(\.day)) == ["2024-01-04"])
+            #expect(try await app.services.diary.watches(profile: profile, kind: .show, itemID: "139").isEmpty, "no watch of the whole show")
+            let upNext = try #require(try await app.services.episodes.upNext(profile: profile).first)
+            #expect(upNext.showID == 139 && upNext.next?.id == 12304)
+            #expect(upNext.lastWatchedAt == app.clock.now(), "Open Mic marked today is later than any imported watch: they do not move it back")
+
+            let report = try await #require(try await app.services.imports.report(profile: profile, job: job.id)).csv()
+            #expect(report.contains("S01E02 “Rent”"))
+            #expect(report.contains("failed,episode,TVMaze lists no S09E01 “Never Made” of “Girls”"))
+
+            // Again: every watch is there already, and no upstream is asked.
+            let calls = app.upstream.calls()
+            let again = try await Self.run(app, profile, try Self.traktZIP(), "trakt-export.zip")
+            #expect(again.landed == 0 && again.skipped == 6 && again.failed == 1)
+            #expect(app.upstream.calls() == calls)
+            #expect(try await app.services.diary.page(profile: profile, page: 1).total == diary.total)
+        }
+    }
+
+    @Test("while TVMaze can't give a show's episodes, its rows wait and land once it can")
+    func traktEpisodesWait() async throws {
+        try await TestApp.with { app in
+            let (profile, _) = try await app.signedIn("ana")
+            app.upstream.respond { url throws(UpstreamError) in
+                // The show is found; its episode lists are not to be had.
+                if url.host == "tvmaze.test", url.query?.contains("embed") == true || url.path.hasSuffix("/episodes") {
+                    return UpstreamResponse(status: 503, body: Data())
+                }
+                return try Fixtures.itunesAnswer(for: url)
+            }
+            guard case .started(let job) = try await app.services.imports.start(profile: profile, data: try Self.traktZIP(), fileName: "t.zip")
+            else { throw Unexpected("busy") }
+            #expect(try await app.services.imports.runNext(owner: "w"))
+            let waiting = try #require(try await app.services.imports.latest(profile: profile))
+            #expect(waiting.state.isActive && waiting.landed == 0 && waiting.failed == 0)
+            #expect(waiting.message == "Waiting for TVMaze’s list of the episodes of “Girls”.")
+            app.upstream.respond { url throws(UpstreamError) in try Fixtures.itunesAnswer(for: url) }
+            app.clock.advance(120)
+            let done = try await app.services.imports.drain(job: job.id, owner: "w", progress: { _ in })
+            #expect(done.state == .done && done.landed == 6 && done.failed == 1)
+            let upNext = try #require(try await app.services.episodes.upNext(profile: profile).first)
+            #expect(upNext.lastWatchedAt == (try Date("2024-01-06T19:00:00Z", strategy: .iso8601)), "the latest watch's moment, as Trakt kept it")
+        }
+    }
 }

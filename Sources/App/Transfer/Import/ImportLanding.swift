@@ -8,13 +8,17 @@ import Foundation
 ///   day in the file is logged twice, once per row);
 /// - a day it was marked watched (Letterboxd's watched.csv) → a watch that day, when the diary has
 ///   none of the film, so the diary and the statistics count every watched film with a date;
-/// - the watchlist → the custom list "Watchlist"; a named list → that list, at its place.
+/// - the watchlist → the custom list "Watchlist"; a named list → that list, at its place;
+/// - an episode's watch (with its day and moment) or rating → that episode's (`EpisodeService.land`),
+///   once the show's episode list is held; an episode TVMaze does not list fails, saying so.
 struct ImportLanding: Sendable {
     static let watchlistName = "Watchlist"
 
     let library: LibraryService
     let diary: DiaryService
     let lists: CustomListService
+    let episodes: EpisodeService
+    let episodeCatalog: EpisodeCatalog
     let store: ImportStore
 
     private struct Failed: Error {
@@ -22,15 +26,58 @@ struct ImportLanding: Sendable {
         var reason: String
     }
 
-    func land(_ row: ImportRow, as title: MatchedTitle, how: String, job: ImportJob, number: Int) async -> RowSettlement {
+    /// The show's episode list can't be had now (TVMaze unreachable or over its allowance, and the
+    /// show not in the bundled catalogue): the row is landed later.
+    private struct Later: Error {
+        var reason: String
+    }
+
+    /// What became of a row: settled, or to be landed after a wait.
+    enum Landed: Sendable, Equatable {
+        case settled(RowSettlement)
+        case wait(seconds: Int, reason: String)
+    }
+
+    func land(_ row: ImportRow, as title: MatchedTitle, how: String, job: ImportJob, number: Int) async -> Landed {
         do {
-            let added = try await facts(row, title, job: job, number: number)
-            return RowSettlement(
-                state: added ? .landed : .skipped, step: "match", reason: added ? nil : "Already in your lists.", title: title, how: how)
+            let (added, note) =
+                if case .show(let show) = title, let named = row.episode {
+                    try await episode(row, named, of: show, job: job, number: number)
+                } else {
+                    (try await facts(row, title, job: job, number: number), nil as String?)
+                }
+            return .settled(
+                RowSettlement(
+                    state: added ? .landed : .skipped, step: "match", reason: added ? note : "Already in your lists.", title: title, how: how))
+        } catch let later as Later {
+            return .wait(seconds: TitleMatcher.waitAfterRefusal, reason: later.reason)
         } catch let failed as Failed {
-            return RowSettlement(state: .failed, step: failed.step, reason: failed.reason, title: title, how: how)
+            return .settled(RowSettlement(state: .failed, step: failed.step, reason: failed.reason, title: title, how: how))
         } catch {
-            return RowSettlement(state: .failed, step: "save", reason: LibraryError.storageFailed("").message, title: title, how: how)
+            return .settled(RowSettlement(state: .failed, step: "save", reason: LibraryError.storageFailed("").message, title: title, how: how))
+        }
+    }
+
+    /// An episode's watch or rating. Returns whether anything was added, and the episode it landed as
+    /// (for the report).
+    private func episode(_ row: ImportRow, _ named: ImportedEpisode, of show: Show, job: ImportJob, number: Int) async throws -> (Bool, String?) {
+        guard await episodeCatalog.prepare(showID: show.id) != nil else {
+            throw Later(reason: "Waiting for TVMaze’s list of the episodes of “\(show.name)”.")
+        }
+        guard let episode = try await episodes.episode(showID: show.id, season: named.season, number: named.number, name: named.name) else {
+            let name = named.name.map { " “\($0)”" } ?? ""
+            throw Failed(step: "episode", reason: "TVMaze lists no \(named.code)\(name) of “\(show.name)”: mark it on the show’s page if it is there.")
+        }
+        var imported = EpisodeImport(
+            episode: episode, watched: row.watched, day: row.watchedOn, at: row.watchedAt.flatMap(TraktFiles.moment), rating: row.rating)
+        if let day = row.watchedOn {
+            imported.earlier = try await store.earlierEpisodeWatches(job: job.id, before: number, showID: show.id, day: day, episode: named)
+        }
+        do {
+            let added = try await episodes.land(imported, show: show, profile: job.profileID)
+            return (added, "\(episode.code) “\(episode.name)”")
+        } catch {
+            throw Failed(step: "episode", reason: error.message)
         }
     }
 

@@ -35,6 +35,10 @@ public struct ImportRow: Codable, Sendable, Equatable {
     /// A custom list the title is in, and its place there.
     public var list: String?
     public var listPosition: Int?
+    /// The episode of the show the row is about (a watch or rating of it, not of the whole show).
+    public var episode: ImportedEpisode?
+    /// The moment of the watch when the tracker keeps one (ISO 8601), for Up Next's order.
+    public var watchedAt: String?
 
     public init(file: String, line: Int, kind: MediaKind? = nil, title: String, year: Int? = nil) {
         self.file = file
@@ -45,12 +49,29 @@ public struct ImportRow: Codable, Sendable, Equatable {
     }
 }
 
+/// An episode as another tracker names it: its season and number (season 0 for specials, which
+/// TVMaze numbers apart and are found by name), and its name.
+public struct ImportedEpisode: Codable, Sendable, Equatable {
+    public var season: Int
+    public var number: Int
+    public var name: String?
+
+    public init(season: Int, number: Int, name: String? = nil) {
+        self.season = season
+        self.number = number
+        self.name = name
+    }
+
+    /// S01E02, as the report shows it.
+    public var code: String { String(format: "S%02dE%02d", season, number) }
+}
+
 extension ImportRow {
     /// A text of the row holds a control character other than tab and line breaks (`TextRules`):
     /// PostgreSQL would refuse the row's write (one such row failed a whole import there), so it
     /// is skipped and reported, alike on both databases.
     var hasControlCharacter: Bool {
-        ([title, originalTitle, imdbID, letterboxdURI, watchedOn, markedWatchedOn, review, list].compactMap { $0 } + tags)
+        ([title, originalTitle, imdbID, letterboxdURI, watchedOn, markedWatchedOn, review, list, watchedAt, episode?.name].compactMap { $0 } + tags)
             .contains(where: TextRules.hasControlCharacter)
     }
 
@@ -213,6 +234,8 @@ extension ImportRow {
         row.tags = row.tags.prefix(50).map { String($0.prefix(100)) }
         row.list = list.map { String($0.prefix(CustomListError.nameLimit)) }
         row.watchedOn = watchedOn.map { String($0.prefix(10)) }
+        row.watchedAt = watchedAt.map { String($0.prefix(40)) }
+        row.episode?.name = episode?.name.map { String($0.prefix(500)) }
         return row
     }
 

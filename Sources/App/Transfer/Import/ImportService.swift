@@ -132,12 +132,22 @@ public struct ImportService: Sendable {
                         job: job.id, number: number, from: .pending,
                         RowSettlement(state: .queued, step: "match", reason: reason, candidates: candidates))
                 case .notInCatalogue(let film, let reason):
-                    var settlement = await landing.land(row, as: .movie(film), how: Self.keptHow, job: job, number: number)
-                    if settlement.state == .landed { settlement.reason = reason }
-                    try await store.settle(job: job.id, number: number, from: .pending, settlement)
+                    switch await landing.land(row, as: .movie(film), how: Self.keptHow, job: job, number: number) {
+                    case .settled(var settlement):
+                        if settlement.state == .landed { settlement.reason = reason }
+                        try await store.settle(job: job.id, number: number, from: .pending, settlement)
+                    case .wait(let seconds, let reason):
+                        try await store.pause(job: job.id, owner: owner, for: seconds, message: reason)
+                        return
+                    }
                 case .found(let title, let how):
-                    let settlement = await landing.land(row, as: title, how: how, job: job, number: number)
-                    try await store.settle(job: job.id, number: number, from: .pending, settlement)
+                    switch await landing.land(row, as: title, how: how, job: job, number: number) {
+                    case .settled(let settlement): try await store.settle(job: job.id, number: number, from: .pending, settlement)
+                    case .wait(let seconds, let reason):
+                        // The show's episode list can't be had yet: the job waits, as for a title.
+                        try await store.pause(job: job.id, owner: owner, for: seconds, message: reason)
+                        return
+                    }
                 }
             }
         }
@@ -194,7 +204,8 @@ extension ImportService {
         case .unavailable: return .unavailable
         }
         try await matcher.choose(record.row, profile: profile, title: title)
-        let settlement = await landing.land(record.row, as: title, how: TitleMatcher.chosen, job: found, number: number)
+        guard case .settled(let settlement) = await landing.land(record.row, as: title, how: TitleMatcher.chosen, job: found, number: number)
+        else { return .unavailable }
         guard try await store.settle(job: job, number: number, from: .queued, settlement) else { return .notWaiting }
         return .done(settlement.state)
     }

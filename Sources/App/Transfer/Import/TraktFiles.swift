@@ -2,11 +2,12 @@ import Foundation
 
 /// Trakt's export ZIP, one JSON member at a time: watch history (watches, scrobbles and check-ins
 /// of films and episodes), ratings of films and shows, the watchlist, favorites, and personal
-/// lists (`lists-lists*.json` names them, `lists-list-<slug>*.json` holds each one's items). Any
-/// id may be null; an episode stands for a watch of its show.
+/// lists (`lists-lists*.json` names them, `lists-list-<slug>*.json` holds each one's items), and
+/// episode ratings. Any id may be null. An episode's watch is kept as that episode's, with its
+/// moment (`watched_at`).
 public enum TraktFiles {
     public enum File: Sendable, Equatable {
-        case history, movieRatings, showRatings, watchlist, favorites, lists
+        case history, movieRatings, showRatings, episodeRatings, watchlist, favorites, lists
         /// The items of the list with this slug.
         case list(String)
     }
@@ -21,6 +22,7 @@ public enum TraktFiles {
         if stem.hasPrefix("watched-history") { return .history }
         if stem.hasPrefix("ratings-movies") { return .movieRatings }
         if stem.hasPrefix("ratings-shows") { return .showRatings }
+        if stem.hasPrefix("ratings-episodes") { return .episodeRatings }
         if stem.hasPrefix("lists-watchlist") { return .watchlist }
         if stem.hasPrefix("lists-favorites") { return .favorites }
         if stem.hasPrefix("lists-lists") { return .lists }
@@ -45,8 +47,15 @@ public enum TraktFiles {
         var ids: IDs?
     }
 
+    struct EpisodeRef: Decodable {
+        var season: Int?
+        var number: Int?
+        var title: String?
+    }
+
     struct Entry: Decodable {
         var type: String?
+        var episode: EpisodeRef?
         var action: String?
         var watched_at: String?
         var rating: Int?
@@ -133,6 +142,19 @@ public enum TraktFiles {
             row.imdbID = title.ids?.imdb
             row.tvdbID = title.ids?.tvdb
             row.tmdbID = title.ids?.tmdb
+            if entry.type == "episode" || entry.episode != nil {
+                guard let episode = entry.episode, let season = episode.season, let number = episode.number,
+                    Self.seasons.contains(season), Self.numbers.contains(number)
+                else {
+                    read.problems.append(
+                        ImportProblem(file: name, line: line, step: "read", reason: "The episode has no season and number PopcornSwirl can place."))
+                    return
+                }
+                row.episode = ImportedEpisode(season: season, number: number, name: episode.title)
+            } else if file == .episodeRatings {
+                read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "The entry names no episode."))
+                return
+            }
             switch file {
             case .history:
                 row.watched = true
@@ -142,8 +164,9 @@ public enum TraktFiles {
                         return
                     }
                     row.watchedOn = day
+                    if row.episode != nil { row.watchedAt = at }
                 }
-            case .movieRatings, .showRatings:
+            case .movieRatings, .showRatings, .episodeRatings:
                 guard let rating = entry.rating, Rating.range.contains(rating) else {
                     read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "The entry has no rating from 1 to 10."))
                     return
@@ -162,10 +185,18 @@ public enum TraktFiles {
         return read
     }
 
+    /// What an episode's season and number may be (season 0 holds the specials).
+    static let seasons = 0...10_000
+    static let numbers = 0...100_000
+
     /// `2024-01-02T21:15:00.000Z` → the UTC day.
     static func day(_ timestamp: String) -> String? {
-        let date = (try? Date(timestamp, strategy: Backup.timestamp)) ?? (try? Date(timestamp, strategy: .iso8601))
-        return date?.formatted(UTCFormatters.dayStyle)
+        moment(timestamp)?.formatted(UTCFormatters.dayStyle)
+    }
+
+    /// `2024-01-02T21:15:00.000Z`, with or without its fraction of a second.
+    static func moment(_ timestamp: String) -> Date? {
+        (try? Date(timestamp, strategy: Backup.timestamp)) ?? (try? Date(timestamp, strategy: .iso8601))
     }
 
     static func reason(_ error: any Error) -> String {

@@ -1,0 +1,94 @@
+import Foundation
+import SQLKit
+
+/// A watch or rating of one episode brought from another tracker's export.
+struct EpisodeImport: Sendable, Equatable {
+    var episode: Episode
+    /// Watched (with `day`, or on no known day when it is nil).
+    var watched: Bool
+    /// The day of the watch (`yyyy-MM-dd`).
+    var day: String?
+    /// The moment of the watch, when the tracker kept it (Up Next's order).
+    var at: Date?
+    var rating: Int?
+    /// How many watches of the episode on `day` earlier rows of the same import account for: a
+    /// file's two watches of one episode on one day both land, and the same file again adds none.
+    var earlier: Int = 0
+}
+
+extension EpisodeService {
+    /// The show's episode another tracker names by season and number: a regular episode, or for
+    /// season 0 (where Trakt and TV Time keep specials, which TVMaze places in their season
+    /// without a number) the special of that name.
+    func episode(showID: Int, season: Int, number: Int, name: String?) async throws -> Episode? {
+        let sql = try database.sql
+        if season > 0 {
+            return try await sql.select().columns(EpisodeRow.columns.map { SQLIdentifier($0) }).from("tv_episodes")
+                .where("show_id", .equal, SQLBind(showID)).where("season", .equal, SQLBind(season)).where("number", .equal, SQLBind(number))
+                .first(decoding: EpisodeRow.self)?.episode
+        }
+        guard let name, !name.isEmpty else { return nil }
+        let wanted = SearchQuery.fold(name).lowercased()
+        return try await episodes(showID: showID, on: sql).first { $0.isSpecial && SearchQuery.fold($0.name).lowercased() == wanted }
+    }
+
+    /// Lands an imported watch and rating, each only when it is not there yet; true when anything
+    /// was added. A dated watch of an episode marked watched on no known day takes that mark's
+    /// place (the date is what was missing); a watch with no day adds nothing to a watched episode.
+    func land(_ imported: EpisodeImport, show: Show, profile: UUID) async throws(EpisodeError) -> Bool {
+        let now = clock.now()
+        let episode = imported.episode
+        do {
+            return try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
+                let sql = db as! any SQLDatabase
+                let state = try await self.states(profile: profile, showID: show.id, on: sql)[episode.id] ?? EpisodeState()
+                var added = false
+                if imported.watched, let day = imported.day {
+                    let sameDay =
+                        try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("watches")
+                        .where("profile_id", .equal, SQLBind(profile)).where("episode_id", .equal, SQLBind(episode.id))
+                        .where("watched_on", .equal, SQLBind(day)).first(decodingColumn: "n", as: Int.self) ?? 0
+                    if sameDay <= imported.earlier {
+                        try await self.log(episode, of: show, profile: profile, day: .day(day), now: now, on: sql)
+                        if state.undatedWatches > 0 {
+                            try await sql.update("episode_states").set(SQLIdentifier("undated_watches"), to: SQLRaw("undated_watches - 1"))
+                                .set("updated_at", to: SQLBind(now)).where("profile_id", .equal, SQLBind(profile))
+                                .where("episode_id", .equal, SQLBind(episode.id)).run()
+                        }
+                        added = true
+                    }
+                } else if imported.watched, !state.watched {
+                    try await sql.raw(
+                        """
+                        INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, updated_at) \
+                        VALUES (\(bind: profile), \(bind: episode.id), \(bind: show.id), 1, \(bind: now)) \
+                        ON CONFLICT (profile_id, episode_id) DO UPDATE SET undated_watches = 1, updated_at = \(bind: now)
+                        """
+                    ).run()
+                    added = true
+                }
+                if let rating = imported.rating, Rating.range.contains(rating), rating != state.rating {
+                    try await sql.raw(
+                        """
+                        INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, rating, updated_at) \
+                        VALUES (\(bind: profile), \(bind: episode.id), \(bind: show.id), 0, \(bind: rating), \(bind: now)) \
+                        ON CONFLICT (profile_id, episode_id) DO UPDATE SET rating = \(bind: rating), updated_at = \(bind: now)
+                        """
+                    ).run()
+                    added = true
+                }
+                if added {
+                    // Up Next orders by the latest watch: the moment the tracker kept, else the day's
+                    // start, else (a watch on no known day) now, as marking it here would.
+                    let moment = imported.at ?? imported.day.flatMap { try? Date($0 + "T00:00:00Z", strategy: .iso8601) } ?? now
+                    try await self.touch(profile: profile, show: show, watchedAt: imported.watched ? moment : nil, on: sql)
+                }
+                return added
+            }
+        } catch let error as EpisodeError {
+            throw error
+        } catch {
+            throw .storageFailed
+        }
+    }
+}
