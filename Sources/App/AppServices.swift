@@ -97,9 +97,11 @@ public struct AppServices: Sendable {
             clock: clock, offline: config.offline, logger: logger, rateLimitRetryDelay: 2,
             share: .tvmaze(config.shares, database: database, clock: clock), sleep: sleep, maxWait: maxWait, metrics: metrics, leases: leases
         )
-        shows = ShowCatalog(upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineShows.bundled())
+        let offlineShows = try OfflineShows.bundled()
+        shows = ShowCatalog(upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: offlineShows)
         episodeCatalog = EpisodeCatalog(
-            upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineEpisodes.bundled(), database: database, clock: clock, logger: logger)
+            upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineEpisodes.bundled(shows: offlineShows), database: database,
+            clock: clock, logger: logger)
         episodes = EpisodeService(database: database, clock: clock, lists: caches.episodeLists)
         // OMDb's free key: 1,000 calls a day, counted in the database.
         let omdbUpstream = CachedUpstream(

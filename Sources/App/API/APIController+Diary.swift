@@ -62,7 +62,8 @@ extension Components.Schemas.DiaryEntry {
     init(_ watch: Watch) {
         self.init(
             id: watch.id.uuidString.lowercased(), kind: watch.kind == .show ? .show : .movie, titleId: Int64(watch.itemID) ?? 0,
-            title: watch.title, date: watch.day, rating: watch.rating, note: watch.note, rewatch: watch.isRewatch)
+            title: watch.title, date: watch.day, rating: watch.rating, note: watch.note, rewatch: watch.isRewatch,
+            episode: watch.episode.map { .init(id: Int64($0.id), season: $0.season, number: $0.number, name: $0.name) })
     }
 }
 
@@ -75,13 +76,14 @@ extension APIController {
         }
         let stats = try await actions.statistics.statistics(profile: profile, year: year)
         func periods(_ list: [WatchStatistics.Period]) -> [Components.Schemas.StatisticsPeriod] {
-            list.map { .init(period: $0.key, films: $0.films, shows: $0.shows, minutes: $0.minutes) }
+            list.map { .init(period: $0.key, films: $0.films, shows: $0.shows, episodes: $0.episodes, minutes: $0.minutes) }
         }
         return .ok(
             .init(
                 body: .json(
                     .init(
-                        year: stats.year, watches: stats.watches, films: stats.films, shows: stats.shows, titles: stats.titles,
+                        year: stats.year, watches: stats.watches, films: stats.films, shows: stats.shows, episodes: stats.episodes,
+                        showsFinished: stats.showsFinished, titles: stats.titles,
                         rewatches: stats.rewatches, filmMinutes: stats.filmMinutes, showMinutes: stats.showMinutes, months: periods(stats.months),
                         years: periods(stats.years), ratings: stats.ratings,
                         genres: stats.genres.map { .init(genre: $0.name, watches: $0.watches) },

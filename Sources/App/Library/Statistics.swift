@@ -54,6 +54,8 @@ public struct WatchStatistics: Sendable, Equatable {
     public var undatedWatched = 0
     /// Of the shows' watches, those of one episode.
     public var episodes = 0
+    /// Shows ended and seen to the last episode (in the year: finished that year).
+    public var showsFinished = 0
 
     public var watches: Int { films + shows }
 }

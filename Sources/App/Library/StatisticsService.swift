@@ -43,6 +43,7 @@ public final class StatisticsService: Sendable {
         }
         async let ratings = self.ratings(profile, year: year, range)
         async let undated = year == nil ? self.undatedWatched(profile) : 0
+        async let finished = self.finishedShows(profile, year: year, range)
         let watched = try await self.watched(profile, year: year, range)
         let films = watched.years.reduce(0) { $0 + $1.films }
         let shows = watched.years.reduce(0) { $0 + $1.shows }
@@ -55,7 +56,38 @@ public final class StatisticsService: Sendable {
             ratings: try await ratings, genres: watched.genres, rewatched: watched.rewatched, reviewYears: watched.reviewYears)
         statistics.episodes = episodes
         statistics.undatedWatched = try await undated
+        statistics.showsFinished = try await finished
         return statistics
+    }
+
+    /// Shows the person finished: TVMaze says the show has ended, and every episode it counts for
+    /// them (the regular ones, and the specials when they include them) has aired and is watched.
+    /// A show is finished on the latest day one of its episodes was watched; all time also counts
+    /// shows finished only on days nobody knows. Read from the held episode lists, with the
+    /// watched-episode index (`watches_episode`).
+    private func finishedShows(_ profile: UUID, year: Int?, _ range: (String, String)) async throws -> Int {
+        let now = clock.now()
+        struct Row: Decodable {
+            var show_id: Int
+            var last_day: String?
+        }
+        let rows = try await database.sql.raw(
+            """
+            SELECT p.show_id, (SELECT MAX(w.watched_on) FROM watches w JOIN tv_episodes we ON we.id = w.episode_id \
+              WHERE w.profile_id = p.profile_id AND we.show_id = p.show_id) AS last_day \
+            FROM show_progress p JOIN tv_episode_lists l ON l.show_id = p.show_id \
+            WHERE p.profile_id = \(bind: profile) AND l.show_status = 'Ended' \
+            AND EXISTS (SELECT 1 FROM tv_episodes e WHERE e.show_id = p.show_id AND e.kind = 'regular') \
+            AND NOT EXISTS (SELECT 1 FROM tv_episodes e WHERE e.show_id = p.show_id \
+              AND (e.kind = 'regular' OR p.include_specials = \(SQLLiteral.boolean(true))) \
+              AND (e.airs_at IS NULL OR e.airs_at > \(bind: now) \
+                OR (NOT EXISTS (SELECT 1 FROM watches w WHERE w.profile_id = p.profile_id AND w.episode_id = e.id) \
+                  AND NOT EXISTS (SELECT 1 FROM episode_states s WHERE s.profile_id = p.profile_id AND s.episode_id = e.id \
+                    AND s.undated_watches > 0))))
+            """
+        ).all(decoding: Row.self)
+        guard year != nil else { return rows.count }
+        return rows.count { row in row.last_day.map { $0 >= range.0 && $0 <= range.1 } ?? false }
     }
 
     /// Titles marked Watched with no watch in the diary.

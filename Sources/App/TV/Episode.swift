@@ -60,6 +60,8 @@ public struct EpisodeList: Sendable, Equatable {
     public var showID: Int
     public var seasons: [Season]
     public var episodes: [Episode]
+    /// TVMaze's status of the show (`Ended`, `Running`, …), when known.
+    public var showStatus: String? = nil
 
     public var regular: [Episode] { episodes.filter { !$0.isSpecial } }
     public var specials: [Episode] { episodes.filter(\.isSpecial) }
@@ -138,6 +140,7 @@ private struct TVMazeSeason: Decodable {
 /// `/shows/:id?embed[]=episodes&embed[]=seasons&embed[]=nextepisode`: the show with `_embedded`.
 private struct TVMazeEmbeddedShow: Decodable {
     let id: Int
+    let status: String?
     let embedded: Embedded?
 
     struct Embedded: Decodable {
@@ -146,13 +149,14 @@ private struct TVMazeEmbeddedShow: Decodable {
     }
 
     private enum Keys: String, CodingKey {
-        case id
+        case id, status
         case embedded = "_embedded"
     }
 
     init(from decoder: Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         id = try c.decode(Int.self, forKey: .id)
+        status = try? c.decodeIfPresent(String.self, forKey: .status)
         embedded = try c.decodeIfPresent(Embedded.self, forKey: .embedded)
     }
 }
@@ -178,7 +182,7 @@ extension TVMazeDecoder {
         let episodes = wire.prefix(maxEpisodes).filter { seen.insert($0.id).inserted }.enumerated()
             .compactMap { $0.element.episode(showID: showID, position: $0.offset) }
         let seasons = (embedded.seasons ?? []).compactMap { $0.value?.season }.sorted { $0.number < $1.number }
-        return EpisodeList(showID: showID, seasons: seasons, episodes: episodes)
+        return EpisodeList(showID: showID, seasons: seasons, episodes: episodes, showStatus: show.status.map { String($0.prefix(40)) })
     }
 
     /// Checks a `/shows/:id/episodes?specials=1` answer.

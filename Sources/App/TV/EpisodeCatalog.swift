@@ -183,8 +183,10 @@ public final class EpisodeCatalog: Sendable {
                 try await insert.run()
             }
             try await sql.delete(from: "tv_episode_lists").where("show_id", .equal, SQLBind(show)).run()
-            try await sql.insert(into: "tv_episode_lists").columns("show_id", "fetched_at", "source", "synced_at", "changed_at")
-                .values(SQLBind(show), SQLBind(fetchedAt), SQLBind(source.rawValue), SQLBind(storedAt), SQLBind(Int64?.none)).run()
+            try await sql.insert(into: "tv_episode_lists").columns("show_id", "fetched_at", "source", "synced_at", "changed_at", "show_status")
+                .values(
+                    SQLBind(show), SQLBind(fetchedAt), SQLBind(source.rawValue), SQLBind(storedAt), SQLBind(Int64?.none), SQLBind(list.showStatus)
+                ).run()
         }
     }
 
@@ -213,7 +215,8 @@ public struct OfflineEpisodes: Sendable {
         var episodes: [Lossy<TVMazeEpisode>]
     }
 
-    static func decode(_ data: Data) throws -> OfflineEpisodes {
+    /// `statuses`: the bundled shows' TVMaze status by id (`OfflineShows`).
+    static func decode(_ data: Data, statuses: [Int: String] = [:]) throws -> OfflineEpisodes {
         let shows = try JSONDecoder().decode([String: Bundled].self, from: data)
         var lists: [Int: EpisodeList] = [:]
         for (key, bundled) in shows {
@@ -225,15 +228,17 @@ public struct OfflineEpisodes: Sendable {
                 + wire.filter { $0.number == nil || ($0.type ?? "regular") != "regular" }
             let episodes = ordered.enumerated().compactMap { $0.element.episode(showID: id, position: $0.offset) }
             lists[id] = EpisodeList(
-                showID: id, seasons: (bundled.seasons ?? []).compactMap(\.value).sorted { $0.number < $1.number }, episodes: episodes)
+                showID: id, seasons: (bundled.seasons ?? []).compactMap(\.value).sorted { $0.number < $1.number }, episodes: episodes,
+                showStatus: statuses[id])
         }
         return OfflineEpisodes(lists: lists)
     }
 
-    public static func bundled() throws -> OfflineEpisodes {
+    public static func bundled(shows: OfflineShows) throws -> OfflineEpisodes {
         guard let url = Bundle.module.url(forResource: "episodes", withExtension: "json", subdirectory: "Resources/catalog") else {
             return OfflineEpisodes(lists: [:])
         }
-        return try decode(Data(contentsOf: url))
+        let statuses = Dictionary(shows.shows.compactMap { show in show.status.map { (show.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        return try decode(Data(contentsOf: url), statuses: statuses)
     }
 }

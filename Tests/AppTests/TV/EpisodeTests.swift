@@ -173,6 +173,52 @@ struct EpisodeTests {
         }
     }
 
+    @Test("statistics: episodes per month, and shows finished (ended, every aired episode seen) on the day of the last watch")
+    func statistics() async throws {
+        try await TestApp.with { app in
+            let (girls, _) = try await Self.setUp(app, show: Self.girls)
+            let (profile, cookie) = try await app.signedIn("ana")
+            guard case .found(let pokemon, _) = await app.services.shows.show(id: Self.pokemon) else { throw Unexpected("no 590") }
+            let episodes = app.services.episodes
+            let stats = app.services.statistics
+            _ = try await Self.listed(app, girls, profile)
+            _ = try await Self.listed(app, pokemon, profile)
+            // Pokémon seen to its latest episode: up to date, not finished (it runs on).
+            _ = try await episodes.watchAll(profile: profile, show: pokemon, season: nil)
+            #expect(try await stats.statistics(profile: profile, year: nil).showsFinished == 0)
+            // Girls: all but the finale on no known day, the finale on 1 March 2025.
+            _ = try await episodes.watchAll(profile: profile, show: girls, season: nil)
+            let finale = try #require(try await Self.listed(app, girls, profile).seasons.last?.episodes.last?.episode)
+            try await episodes.unwatch(profile: profile, showID: girls.id, episodeID: finale.id)
+            #expect(try await stats.statistics(profile: profile, year: nil).showsFinished == 0, "one episode left")
+            try await episodes.watch(profile: profile, show: girls, episodeID: finale.id, on: .day("2025-03-01"))
+            let allTime = try await stats.statistics(profile: profile, year: nil)
+            #expect(allTime.showsFinished == 1 && allTime.episodes == 1)
+            let year2025 = try await stats.statistics(profile: profile, year: 2025)
+            #expect(year2025.showsFinished == 1 && year2025.months[2].episodes == 1 && year2025.months[2].shows == 1)
+            #expect(try await stats.statistics(profile: profile, year: 2026).showsFinished == 0, "finished in 2025")
+            // Counting the specials in: its insignificant special is unwatched, so not finished.
+            _ = try await episodes.choose(profile: profile, show: girls, stopped: nil, includeSpecials: true)
+            #expect(try await stats.statistics(profile: profile, year: nil).showsFinished == 0)
+            _ = try await episodes.choose(profile: profile, show: girls, stopped: nil, includeSpecials: false)
+
+            try await app.test { client in
+                let page = try await client.get("/stats?year=2025", cookie: cookie)
+                #expect(page.text.contains("<li><strong>1</strong> show finished</li>"))
+                #expect(page.text.contains(#"<th scope="col" class="num">Episodes</th>"#))
+                let api = try await client.get("/api/v1/stats?year=2025", cookie: cookie, accept: "application/json")
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(buffer: api.body)) as? [String: Any])
+                #expect(json["showsFinished"] as? Int == 1 && json["episodes"] as? Int == 1)
+                #expect((json["months"] as? [[String: Any]])?[2]["episodes"] as? Int == 1)
+                let diary = try await client.get("/api/v1/diary", cookie: cookie, accept: "application/json")
+                let entries =
+                    try #require(try JSONSerialization.jsonObject(with: Data(buffer: diary.body)) as? [String: Any])["items"] as? [[String: Any]]
+                let episode = try #require(entries?.first?["episode"] as? [String: Any])
+                #expect(episode["id"] as? Int == finale.id && episode["season"] as? Int == 6 && episode["name"] as? String == finale.name)
+            }
+        }
+    }
+
     @Test("the bundled list stands in while TVMaze can't be reached; TVMaze's list then takes over and the watches follow their episodes")
     func bundledThenTVMaze() async throws {
         try await TestApp.with { app in

@@ -205,7 +205,8 @@ struct ImportJobTests {
     /// twice one evening; a special under season 0; an episode TVMaze does not list; a rating of
     /// the pilot.
     static func traktZIP() throws -> Data {
-        let girls = #""show":{"title":"Girls","year":2012,"ids":{"trakt":1,"slug":"girls","tvdb":220411,"imdb":"tt1723816","tmdb":42282,"tvrage":null}}"#
+        let girls =
+            #""show":{"title":"Girls","year":2012,"ids":{"trakt":1,"slug":"girls","tvdb":220411,"imdb":"tt1723816","tmdb":42282,"tvrage":null}}"#
         func watch(_ id: Int, _ at: String, _ season: Int, _ number: Int, _ title: String) -> String {
             #"{"id":\#(id),"watched_at":"\#(at)","action":"scrobble","type":"episode","episode":{"season":\#(season),"number":\#(number),"title":"\#(title)","ids":{"trakt":\#(id + 100),"tvdb":null,"imdb":null,"tmdb":null,"tvrage":null}},\#(girls)}"#
         }

@@ -34,5 +34,6 @@ extension AppDatabase {
         AddTitleState(),
         HardenCountsAndImports(),
         CreateEpisodes(),
+        AddShowStatus(),
     ]
 }

@@ -66,7 +66,8 @@ struct ImportLanding: Sendable {
         }
         guard let episode = try await episodes.episode(showID: show.id, season: named.season, number: named.number, name: named.name) else {
             let name = named.name.map { " “\($0)”" } ?? ""
-            throw Failed(step: "episode", reason: "TVMaze lists no \(named.code)\(name) of “\(show.name)”: mark it on the show’s page if it is there.")
+            throw Failed(
+                step: "episode", reason: "TVMaze lists no \(named.code)\(name) of “\(show.name)”: mark it on the show’s page if it is there.")
         }
         var imported = EpisodeImport(
             episode: episode, watched: row.watched, day: row.watchedOn, at: row.watchedAt.flatMap(TraktFiles.moment), rating: row.rating)

@@ -15,6 +15,8 @@ struct StatsPageView: Page {
         let label: String
         let films: Int
         let shows: Int
+        /// Of the show watches, the episodes'.
+        let episodes: Int
         let hours: String
     }
 
@@ -80,10 +82,15 @@ struct StatsPageView: Page {
             Figure(value: Formats.number(stats.rewatches), label: stats.rewatches == 1 ? "rewatch" : "rewatches"),
             Figure(value: Self.hours(stats.filmMinutes + stats.showMinutes), label: "watched (films’ runtimes, one episode per show watch)"),
         ]
-        // Of the shows' watches, the episodes' (once there are any).
+        // Of the shows' watches, the episodes' (once there are any), and the shows seen to the end.
         if stats.episodes > 0 {
             figures.insert(
                 Figure(value: Formats.number(stats.episodes), label: stats.episodes == 1 ? "of them an episode" : "of them episodes"), at: 3)
+        }
+        if stats.showsFinished > 0 {
+            figures.insert(
+                Figure(value: Formats.number(stats.showsFinished), label: stats.showsFinished == 1 ? "show finished" : "shows finished"),
+                at: stats.episodes > 0 ? 4 : 3)
         }
         self.figures = figures
         let months = stats.months
@@ -91,14 +98,16 @@ struct StatsPageView: Page {
             id: "chart-months", title: "Films and shows watched per month, \(stats.year.map(String.init) ?? "last twelve months")", months,
             label: { Formats.month($0.key, .abbreviated) }, tip: { Formats.month($0.key, .wide) })
         monthRows = months.map {
-            PeriodRow(label: Formats.month($0.key, .wide), films: $0.films, shows: $0.shows, hours: Self.hours($0.minutes))
+            PeriodRow(label: Formats.month($0.key, .wide), films: $0.films, shows: $0.shows, episodes: $0.episodes, hours: Self.hours($0.minutes))
         }
         yearsChart =
             stats.year == nil && !stats.years.isEmpty
             ? Self.periodChart(id: "chart-years", title: "Films and shows watched per year", stats.years, label: \.key, tip: \.key) : nil
         yearRows =
             stats.year == nil
-            ? stats.years.reversed().map { PeriodRow(label: $0.key, films: $0.films, shows: $0.shows, hours: Self.hours($0.minutes)) } : []
+            ? stats.years.reversed().map {
+                PeriodRow(label: $0.key, films: $0.films, shows: $0.shows, episodes: $0.episodes, hours: Self.hours($0.minutes))
+            } : []
         let rated = stats.ratings.reduce(0, +)
         ratingsChart =
             rated == 0
@@ -185,6 +194,7 @@ extension StatsPageView.PeriodRow: MustacheParent {
         case "label": label
         case "films": films
         case "shows": shows
+        case "episodes": episodes
         case "hours": hours
         default: nil
         }
