@@ -292,3 +292,47 @@ def post_from_elsewhere(app, cookies: str, path: str, fields: dict) -> int:
         headers={"Cookie": cookies, "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded", "X-CSRF-Token": token})
     with urllib.request.urlopen(request, timeout=5) as response:
         return response.status
+
+
+def test_an_episode_checked_offline_is_sent_once_and_up_next_opens_offline(browser, offline_app):
+    """Up Next and a show's episodes open with no server; a check made there waits, is shown as
+    waiting, and lands once (on the day it was made) when the server is back."""
+    app = offline_app
+    pilot, rent = 12301, 12302
+    sign_up(browser, app, "plane-watcher", PASSWORD)
+    browser.get(app.url(f"/shows/{GIRLS}"))
+    wait_for(browser, "#episodes")
+    assert post_form(browser, app, f"/library/episodes/{pilot}", {"mark": "watch"})["status"] == 200
+    browser.get(app.url("/shows/up-next"))
+    worker_ready(browser)
+    browser.refresh()
+    worker_ready(browser)
+    wanted = {"/shows/up-next", f"/shows/{GIRLS}"}
+    until(browser, lambda d: wanted <= saved_paths(d), 60, lambda: f"not kept: {wanted - saved_paths(browser)}")
+
+    def check(driver):
+        return driver.find_element(By.CSS_SELECTOR, f"#episode-{rent} .check")
+
+    app.stop()
+    try:
+        browser.get(app.url("/shows/up-next"))
+        card = wait_for(browser, f"#up-next-{GIRLS}")
+        wait_for(browser, ".offline-banner")
+        assert "S01E02" in text_of(card)
+        browser.get(app.url(f"/shows/{GIRLS}"))
+        wait_for(browser, "#episodes")
+        wait_for(browser, ".offline-banner")
+        click(browser, check(browser))
+        until(browser, lambda d: check(d).get_attribute("aria-pressed") == "true", 10, "the check did not turn on offline")
+        until(browser, lambda d: d.find_elements(By.CSS_SELECTOR, f"#episode-{rent} .sync-badge"), 10, "no 'Waiting to sync' mark")
+        assert [e["state"] for e in ask_worker(browser, {"type": "queue"})] == ["waiting"]
+    finally:
+        app.start()
+
+    browser.get(app.url("/shows/up-next"))  # back online: the page load sends what waits
+    until(browser, lambda d: ask_worker(d, {"type": "queue"}) == [], 20, lambda: f"queue: {ask_worker(browser, {'type': 'queue'})}")
+    assert db_rows(app, "SELECT COUNT(*) FROM watches WHERE episode_id = ?", rent) == [(1,)]
+    browser.refresh()
+    card = wait_for(browser, f"#up-next-{GIRLS}")
+    assert "S01E03" in text_of(card), "Up Next moved past the episode checked offline"
+    assert db_rows(app, "SELECT COUNT(*) FROM watches WHERE episode_id = ?", rent) == [(1,)], "sent once"

@@ -53,7 +53,9 @@
     const badge = document.createElement("span");
     badge.className = "sync-badge";
     badge.textContent = "Waiting to sync";
-    (container.querySelector(".card-meta, .detail-meta, h1, h2") || container).after(badge);
+    const anchor = container.querySelector(".card-meta, .detail-meta, h1, h2");
+    // An episode's line keeps its mark inside it (a list holds only its items).
+    if (anchor) anchor.after(badge); else if (container.matches("li")) container.appendChild(badge); else container.after(badge);
   }
 
   function keptOffline(container) {
@@ -203,8 +205,10 @@
   }
 
   function cardOrDetail(element) {
-    // A show's action sits in the top bar, outside the page's .detail.
-    return element.closest(".card") || element.closest(".detail") || element.closest(".topbar-action");
+    // An episode's check marks its own line (or Up Next card); a show's action sits in the top bar,
+    // outside the page's .detail.
+    return element.closest(".episode, .up-next-card, .next-episode") || element.closest(".card") || element.closest(".detail")
+      || element.closest(".topbar-action");
   }
 
   function currentList() {
