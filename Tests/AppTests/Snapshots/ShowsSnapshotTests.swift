@@ -57,4 +57,23 @@ struct ShowsSnapshotTests {
             }
         }
     }
+
+    @Test("Up Next with a show in progress, and an episode's page")
+    func upNextAndEpisode() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let empty = try await client.get("/shows/up-next")
+                #expect(empty.text.contains("Nothing to watch next"))
+                assertPage(empty, named: "up-next-empty")
+                _ = try await client.get("/shows/139")
+                let cookie = try #require(try await client.postForm("/library/episodes/12301", [("mark", "watch"), ("on", "now")]).sessionCookie)
+                let upNext = try await client.get("/shows/up-next", cookie: cookie)
+                #expect(upNext.text.contains("S01E02") && upNext.text.contains("61 episodes left"))
+                assertPage(upNext, named: "up-next-one")
+                let episode = try await client.get("/episodes/12301", cookie: cookie)
+                #expect(episode.text.contains("Pilot") && episode.text.contains("S01E01"))
+                assertPage(episode, named: "episode-page")
+            }
+        }
+    }
 }
