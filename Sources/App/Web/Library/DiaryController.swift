@@ -49,12 +49,9 @@ struct DiaryController {
             return try ErrorPages.badRequest(renderer.for(context), error.message, backURL: returnTo)
         }
         let note = form.note.flatMap { $0.isEmpty ? nil : $0 }
-        var cookie: Cookie?
-        let outcome = await actions.logWatch(kind: kind, id: id, day: form.day, rating: rating, note: note, profile: context.profileID) {
-            let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
-            cookie = newCookie
-            return profile
-        }
+        let writer = WriteProfile(context, sessions)
+        let outcome = await actions.logWatch(
+            kind: kind, id: id, day: form.day, rating: rating, note: note, profile: context.profileID, writer: writer.start)
         var response: Response
         switch outcome {
         case .logged(let watch):
@@ -69,7 +66,7 @@ struct DiaryController {
             let retry = RetryForm(action: Route.logWatch(kind, id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
             return try ErrorPages.retry(renderer.for(context), message: LibraryOutcome.saveFailedText(kind), form: retry)
         }
-        if let cookie { response.setCookie(cookie) }
+        writer.setCookie(on: &response)
         return response
     }
 

@@ -78,12 +78,8 @@ struct LibraryController {
         if form.confirm != "1", let asked = try await askBeforeLosingNote(id, change, context, wantsJSON: wantsJSON, returnTo: returnTo) {
             return asked
         }
-        var cookie: Cookie?
-        let outcome = await actions.saveMovie(id, change: change, profile: context.profileID) {
-            let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
-            cookie = newCookie
-            return profile
-        }
+        let writer = WriteProfile(context, sessions)
+        let outcome = await actions.saveMovie(id, change: change, profile: context.profileID, writer: writer.start)
         // Without JavaScript, Retry posts the same change again.
         let fields = [("favorite", form.favorite), ("watched", form.watched), ("note", form.note), ("return_to", returnTo)]
         let retry = RetryForm(action: Route.saveMovie.link(id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
@@ -99,7 +95,7 @@ struct LibraryController {
             wantsJSON
             ? try JSONAnswer.ok(LibraryStateJSON(item: item, offerNote: justWatched, said: said))
             : .redirect(to: justWatched ? Route.note(id, returnTo: returnTo) : Route.back(to: returnTo, movie: id), done: said, context)
-        if let cookie { response.setCookie(cookie) }
+        writer.setCookie(on: &response)
         return response
     }
 

@@ -83,12 +83,8 @@ struct EpisodesController {
             default: break
             }
         }
-        var cookie: Cookie?
-        let outcome = await actions.change(episodeID: id, change, profile: context.profileID) {
-            let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
-            cookie = newCookie
-            return profile
-        }
+        let writer = WriteProfile(context, sessions)
+        let outcome = await actions.change(episodeID: id, change, profile: context.profileID, writer: writer.start)
         let fields = [("mark", form.mark), ("on", form.on), ("day", form.day), ("rating", form.rating), ("return_to", returnTo)]
         let retry = RetryForm(action: Route.saveEpisode.link(id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
         var response: Response
@@ -102,7 +98,7 @@ struct EpisodesController {
         default:
             return try failure(outcome, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, context)
         }
-        if let cookie { response.setCookie(cookie) }
+        writer.setCookie(on: &response)
         return response
     }
 
@@ -157,12 +153,8 @@ struct EpisodesController {
             }
             season = number
         }
-        var cookie: Cookie?
-        let outcome = await actions.watchAll(showID: id, season: season, profile: context.profileID) {
-            let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
-            cookie = newCookie
-            return profile
-        }
+        let writer = WriteProfile(context, sessions)
+        let outcome = await actions.watchAll(showID: id, season: season, profile: context.profileID, writer: writer.start)
         let retry = RetryForm(
             action: Route.watchShowEpisodes.link(id),
             fields: [("season", form.season), ("return_to", returnTo)].compactMap { n, v in v.map { (n, $0) } })
@@ -174,7 +166,7 @@ struct EpisodesController {
             ? "Every aired episode\(season.map { " of season \($0)" } ?? "") was watched already."
             : "\(Formats.count(count, "episode", "episodes"))\(season.map { " of season \($0)" } ?? "") marked watched."
         var response: Response = wantsJSON ? try JSONAnswer.ok(MarkedJSON(marked: count, said: said)) : .redirect(to: returnTo, done: said, context)
-        if let cookie { response.setCookie(cookie) }
+        writer.setCookie(on: &response)
         return response
     }
 
@@ -197,12 +189,8 @@ struct EpisodesController {
         } catch {
             return try renderer.for(context).unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
         }
-        var cookie: Cookie?
-        let outcome = await actions.choose(showID: id, stopped: stopped, includeSpecials: specials, profile: context.profileID) {
-            let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
-            cookie = newCookie
-            return profile
-        }
+        let writer = WriteProfile(context, sessions)
+        let outcome = await actions.choose(showID: id, stopped: stopped, includeSpecials: specials, profile: context.profileID, writer: writer.start)
         let fields = [("stopped", form.stopped), ("include_specials", form.include_specials), ("return_to", returnTo)]
         let retry = RetryForm(action: Route.saveShowProgress.link(id), fields: fields.compactMap { n, v in v.map { (n, $0) } })
         guard case .chosen(let choices) = outcome else {
@@ -216,7 +204,7 @@ struct EpisodesController {
             wantsJSON
             ? try JSONAnswer.ok(ChoicesJSON(stopped: choices.stopped, includeSpecials: choices.includeSpecials, said: text))
             : .redirect(to: returnTo, done: text, context)
-        if let cookie { response.setCookie(cookie) }
+        writer.setCookie(on: &response)
         return response
     }
 

@@ -123,14 +123,9 @@ struct ShowsController {
         } catch {
             return try renderer.for(context).unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
         }
-        var cookie: Cookie?
+        let writer = WriteProfile(context, sessions)
         let outcome = await actions.saveShow(
-            id, favorite: favorite, rating: rating, madeAt: try FormInput.madeAt(request), profile: context.profileID
-        ) {
-            let (profile, newCookie) = try await SessionCookie.profileForWrite(context, sessions)
-            cookie = newCookie
-            return profile
-        }
+            id, favorite: favorite, rating: rating, madeAt: try FormInput.madeAt(request), profile: context.profileID, writer: writer.start)
         let fields = [("favorite", favorite.map { $0 ? "1" : "0" }), ("rating", form.rating), ("return_to", returnTo)]
         let retry = RetryForm(action: Route.saveShow.link(id), fields: fields.compactMap { name, value in value.map { (name, $0) } })
         if let failure = try renderer.for(context).libraryFailure(
@@ -147,7 +142,7 @@ struct ShowsController {
             ? "“\(name)”: " + (item?.rating.map { "rated \(Rating.words($0))." } ?? "rating cleared.")
             : "“\(name)”: " + (item?.favorite == true ? "added to TV Favorites." : "deleted from TV Favorites.")
         var response: Response = wantsJSON ? try JSONAnswer.ok(state) : .redirect(to: back, done: said, context)
-        if let cookie { response.setCookie(cookie) }
+        writer.setCookie(on: &response)
         return response
     }
 
