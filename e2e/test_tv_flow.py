@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 
 from selenium.webdriver.common.by import By
 
@@ -199,7 +200,16 @@ def test_tv_favorites_lists_saved_shows_deletes_in_place_and_opens_details(app, 
     assert browser.find_element(By.TAG_NAME, "h1").text == "TV Favorites"
     assert tabs(browser) == [("Shows", None), ("Up Next", None), ("Favorites", "page")]
     wait_for(browser, ".shows-grid .show-card")
-    assert sorted(card_titles(browser)) == ["Chicken Girls", "Snow"]
+    # A show saved while TVMaze's allowance is spent (earlier tests' show pages) is kept under a
+    # stand-in name, its details to come, and the catalogue worker asks for it within seconds.
+    def named(d):
+        if sorted(card_titles(d)) == ["Chicken Girls", "Snow"]:
+            return True
+        time.sleep(1)
+        d.refresh()
+        return False
+
+    until(browser, named, 45, lambda: f"the saved shows' names never came: {card_titles(browser)}")
     for show_id in (CHICKEN_GIRLS, SNOW):
         assert action_is(browser, show_id, "Delete"), show_id
         assert_red(action_of(browser, show_id))
