@@ -175,10 +175,24 @@ public final class StatisticsService: Sendable {
     ) async throws -> (titles: Int, firsts: Int, rewatched: [TitleRow]) {
         let (from, to) = range
         let top = "ORDER BY n DESC, media_kind, item_id LIMIT \(Self.topCount)"
+        // A show seen only episode by episode is a title watched too (its episodes' watches are no
+        // titles of their own, and no rewatches): counted once, unless a whole-show watch counts it.
+        let inPeriod: SQLQueryString = " AND w.watched_on >= \(bind: from) AND w.watched_on <= \(bind: to)"
+        func episodeShows(_ period: SQLQueryString) -> SQLQueryString {
+            let counted: SQLQueryString =
+                allTime
+                ? "SELECT 1 FROM watch_titles t WHERE t.profile_id = w.profile_id AND t.media_kind = w.media_kind AND t.item_id = w.item_id"
+                : "SELECT 1 FROM per_title p WHERE p.media_kind = w.media_kind AND p.item_id = w.item_id AND p.in_period > 0"
+            return """
+                SELECT COUNT(DISTINCT w.item_id) FROM watches w WHERE w.profile_id = \(bind: profile) AND w.episode_id IS NOT NULL\(period) \
+                AND NOT EXISTS (\(counted))
+                """
+        }
         let query: SQLQueryString =
             allTime
             ? """
-            SELECT '' AS media_kind, '' AS item_id, COUNT(*) AS n, COUNT(*) AS firsts FROM watch_titles WHERE profile_id = \(bind: profile)
+            SELECT '' AS media_kind, '' AS item_id, COUNT(*) + (\(episodeShows(""))) AS n, COUNT(*) AS firsts
+            FROM watch_titles WHERE profile_id = \(bind: profile)
             UNION ALL
             SELECT * FROM (SELECT media_kind, item_id, watch_count AS n, 0 AS firsts FROM watch_titles
               WHERE profile_id = \(bind: profile) AND watch_count > 1 \(unsafeRaw: top)) top
@@ -188,7 +202,7 @@ public final class StatisticsService: Sendable {
               SELECT media_kind, item_id, MIN(watched_on) AS first_day,
                 SUM(CASE WHEN watched_on >= \(bind: from) AND watched_on <= \(bind: to) THEN 1 ELSE 0 END) AS in_period
               FROM watches WHERE profile_id = \(bind: profile) AND episode_id IS NULL GROUP BY media_kind, item_id)
-            SELECT '' AS media_kind, '' AS item_id, COUNT(*) AS n,
+            SELECT '' AS media_kind, '' AS item_id, COUNT(*) + (\(episodeShows(inPeriod))) AS n,
               COALESCE(SUM(CASE WHEN first_day >= \(bind: from) AND first_day <= \(bind: to) THEN 1 ELSE 0 END), 0) AS firsts
             FROM per_title WHERE in_period > 0
             UNION ALL

@@ -194,8 +194,11 @@ struct EpisodeTests {
             try await episodes.watch(profile: profile, show: girls, episodeID: finale.id, on: .day("2025-03-01"))
             let allTime = try await stats.statistics(profile: profile, year: nil)
             #expect(allTime.showsFinished == 1 && allTime.episodes == 1)
+            #expect(allTime.titles == 1 && allTime.rewatches == 0, "a show seen episode by episode is a title watched, and no rewatch")
             let year2025 = try await stats.statistics(profile: profile, year: 2025)
             #expect(year2025.showsFinished == 1 && year2025.months[2].episodes == 1 && year2025.months[2].shows == 1)
+            #expect(year2025.titles == 1 && year2025.rewatches == 0)
+            #expect(try await stats.statistics(profile: profile, year: 2024).titles == 0)
             #expect(try await stats.statistics(profile: profile, year: 2026).showsFinished == 0, "finished in 2025")
             // Counting the specials in: its insignificant special is unwatched, so not finished.
             _ = try await episodes.choose(profile: profile, show: girls, stopped: nil, includeSpecials: true)
