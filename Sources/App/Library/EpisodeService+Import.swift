@@ -58,29 +58,17 @@ extension EpisodeService {
                         added = true
                     }
                 } else if imported.watched, !state.watched {
-                    try await sql.raw(
-                        """
-                        INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, updated_at) \
-                        VALUES (\(bind: profile), \(bind: episode.id), \(bind: show.id), 1, \(bind: now)) \
-                        ON CONFLICT (profile_id, episode_id) DO UPDATE SET undated_watches = 1, updated_at = \(bind: now)
-                        """
-                    ).run()
+                    try await Self.markUndated(episode.id, of: show.id, profile: profile, now: now, on: sql)
                     added = true
                 }
                 if let rating = imported.rating, Rating.range.contains(rating), rating != state.rating {
-                    try await sql.raw(
-                        """
-                        INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, rating, updated_at) \
-                        VALUES (\(bind: profile), \(bind: episode.id), \(bind: show.id), 0, \(bind: rating), \(bind: now)) \
-                        ON CONFLICT (profile_id, episode_id) DO UPDATE SET rating = \(bind: rating), updated_at = \(bind: now)
-                        """
-                    ).run()
+                    try await Self.setRating(rating, episode: episode.id, of: show.id, profile: profile, now: now, on: sql)
                     added = true
                 }
                 if added {
                     // Up Next orders by the latest watch: the moment the tracker kept, else the day's
                     // start, else (a watch on no known day) now, as marking it here would.
-                    let moment = imported.at ?? imported.day.flatMap { try? Date($0 + "T00:00:00Z", strategy: .iso8601) } ?? now
+                    let moment = imported.at ?? imported.day.flatMap(UTCFormatters.startOfDay) ?? now
                     try await self.touch(profile: profile, show: show, watchedAt: imported.watched ? moment : nil, on: sql)
                 }
                 return added

@@ -279,13 +279,7 @@ public final class EpisodeService: Sendable {
             try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase
                 guard let episode = try await self.episode(episodeID, on: sql), episode.showID == show.id else { throw EpisodeError.notFound }
-                try await sql.raw(
-                    """
-                    INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, rating, updated_at) \
-                    VALUES (\(bind: profile), \(bind: episode.id), \(bind: show.id), 0, \(bind: rating), \(bind: now)) \
-                    ON CONFLICT (profile_id, episode_id) DO UPDATE SET rating = \(bind: rating), updated_at = \(bind: now)
-                    """
-                ).run()
+                try await Self.setRating(rating, episode: episode.id, of: show.id, profile: profile, now: now, on: sql)
                 try await sql.delete(from: "episode_states").where("profile_id", .equal, SQLBind(profile))
                     .where("episode_id", .equal, SQLBind(episodeID)).where("undated_watches", .equal, SQLLiteral.numeric("0"))
                     .where(SQLIdentifier("rating"), .is, SQLLiteral.null).run()
@@ -311,21 +305,35 @@ public final class EpisodeService: Sendable {
                     !$0.isSpecial && $0.hasAired(by: now) && (season == nil || $0.season == season) && states[$0.id]?.watched != true
                 }
                 guard !marked.isEmpty else { return 0 }
-                for episode in marked {
-                    try await sql.raw(
-                        """
-                        INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, updated_at) \
-                        VALUES (\(bind: profile), \(bind: episode.id), \(bind: show.id), 1, \(bind: now)) \
-                        ON CONFLICT (profile_id, episode_id) DO UPDATE SET undated_watches = 1, updated_at = \(bind: now)
-                        """
-                    ).run()
-                }
+                for episode in marked { try await Self.markUndated(episode.id, of: show.id, profile: profile, now: now, on: sql) }
                 try await self.touch(profile: profile, show: show, watchedAt: now, on: sql)
                 return marked.count
             }
         } catch {
             throw .storageFailed
         }
+    }
+
+    /// The episode watched once on a day nobody knows (its watches with a day stay as they are).
+    static func markUndated(_ episode: Int, of show: Int, profile: UUID, now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, updated_at) \
+            VALUES (\(bind: profile), \(bind: episode), \(bind: show), 1, \(bind: now)) \
+            ON CONFLICT (profile_id, episode_id) DO UPDATE SET undated_watches = 1, updated_at = \(bind: now)
+            """
+        ).run()
+    }
+
+    /// The episode's rating (nil clears it; the row stays while it holds watches).
+    static func setRating(_ rating: Int?, episode: Int, of show: Int, profile: UUID, now: Date, on sql: any SQLDatabase) async throws {
+        try await sql.raw(
+            """
+            INSERT INTO episode_states (profile_id, episode_id, show_id, undated_watches, rating, updated_at) \
+            VALUES (\(bind: profile), \(bind: episode), \(bind: show), 0, \(bind: rating), \(bind: now)) \
+            ON CONFLICT (profile_id, episode_id) DO UPDATE SET rating = \(bind: rating), updated_at = \(bind: now)
+            """
+        ).run()
     }
 
     /// Sets Stopped (hidden from Up Next) and whether the show's specials count in its progress.

@@ -72,7 +72,7 @@ struct ImportLanding: Sendable {
         var imported = EpisodeImport(
             episode: episode, watched: row.watched, day: row.watchedOn, at: row.watchedAt.flatMap(TraktFiles.moment), rating: row.rating)
         if let day = row.watchedOn {
-            imported.earlier = try await store.earlierEpisodeWatches(job: job.id, before: number, showID: show.id, day: day, episode: named)
+            imported.earlier = try await store.earlierWatches(job: job.id, before: number, kind: .show, id: show.id, day: day, episode: named)
         }
         do {
             let added = try await episodes.land(imported, show: show, profile: job.profileID)

@@ -63,7 +63,7 @@ public struct ImportedEpisode: Codable, Sendable, Equatable {
     }
 
     /// S01E02, as the report shows it.
-    public var code: String { String(format: "S%02dE%02d", season, number) }
+    public var code: String { "S" + Episode.twoDigits(season) + "E" + Episode.twoDigits(number) }
 }
 
 extension ImportRow {

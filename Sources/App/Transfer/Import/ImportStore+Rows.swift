@@ -75,11 +75,14 @@ extension ImportStore {
             .where("row_no", .equal, SQLBind(number)).first(decoding: Row.self)?.record
     }
 
-    /// How many earlier rows of the job landed (or were skipped) as the same title on the same day:
-    /// the diary's idempotence (a second import of one file finds its watches already there).
-    func earlierWatches(job: UUID, before number: Int, kind: MediaKind, id: Int, day: String) async throws -> Int {
+    /// How many earlier rows of the job landed (or were skipped) as a watch of the same title on the
+    /// same day: the diary's idempotence (a second import of one file finds its watches already
+    /// there). A show's rows are the whole show's watches or one `episode`'s, counted apart (the
+    /// rows of a show's day are few: a binge is a dozen).
+    func earlierWatches(
+        job: UUID, before number: Int, kind: MediaKind, id: Int, day: String, episode: ImportedEpisode? = nil
+    ) async throws -> Int {
         let decoder = JSONDecoder()
-        // A show's episode rows that day are their episodes' watches, not the show's.
         return try await database.sql.raw(
             """
             SELECT data FROM import_rows WHERE job_id = \(bind: job) AND row_no < \(bind: number)
@@ -87,23 +90,9 @@ extension ImportStore {
             AND watched_on = \(bind: day)
             """
         ).all(decodingColumn: "data", as: String.self).count { data in
-            kind != .show || (try? decoder.decode(ImportRow.self, from: Data(data.utf8)))?.episode == nil
-        }
-    }
-
-    /// How many earlier rows of the job landed (or were skipped) as a watch of the same episode of
-    /// the show on the same day (the rows of a show's day are few: a binge is a dozen).
-    func earlierEpisodeWatches(job: UUID, before number: Int, showID: Int, day: String, episode: ImportedEpisode) async throws -> Int {
-        let decoder = JSONDecoder()
-        return try await database.sql.raw(
-            """
-            SELECT data FROM import_rows WHERE job_id = \(bind: job) AND row_no < \(bind: number)
-            AND state IN ('landed', 'skipped') AND match_kind = \(bind: MediaKind.show.rawValue) AND match_id = \(bind: String(showID))
-            AND watched_on = \(bind: day)
-            """
-        ).all(decodingColumn: "data", as: String.self).count { data in
-            guard let row = try? decoder.decode(ImportRow.self, from: Data(data.utf8)) else { return false }
-            return row.watched && row.episode?.season == episode.season && row.episode?.number == episode.number
+            guard kind == .show else { return true }
+            let named = (try? decoder.decode(ImportRow.self, from: Data(data.utf8)))?.episode
+            return named?.season == episode?.season && named?.number == episode?.number
         }
     }
 
