@@ -13,6 +13,9 @@ public struct AppServices: Sendable {
     public let episodeCatalog: EpisodeCatalog
     /// A person's episodes: watches, ratings, Stopped, Up Next.
     public let episodes: EpisodeService
+    /// A person's calendar (episodes of tracked shows, favourite films' releases) and its feed.
+    public let calendar: CalendarService
+    public let calendarFeeds: CalendarFeeds
     public let library: LibraryService
     public let diary: DiaryService
     public let customLists: CustomListService
@@ -103,6 +106,8 @@ public struct AppServices: Sendable {
             upstream: tvmaze, baseURL: config.tvmazeBaseURL, offline: try OfflineEpisodes.bundled(shows: offlineShows), database: database,
             clock: clock, logger: logger)
         episodes = EpisodeService(database: database, clock: clock, lists: caches.episodeLists)
+        calendar = CalendarService(database: database, clock: clock)
+        calendarFeeds = CalendarFeeds(database: database, clock: clock)
         // OMDb's free key: 1,000 calls a day, counted in the database.
         let omdbUpstream = CachedUpstream(
             http: http, store: store,

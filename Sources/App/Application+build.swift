@@ -80,6 +80,11 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     }
     // Probes: before the visitor's session is looked up, so `/health` never touches the database.
     HealthController(readiness: services.readiness).register(on: router)
+    // Calendar apps ask for a feed by its private address: no session, no cookie.
+    CalendarFeedController(
+        calendar: services.calendar, feeds: services.calendarFeeds, answers: services.caches.calendarFeeds,
+        changes: services.caches.calendarChanges, publicURL: services.config.publicURL, clock: services.clock
+    ).register(on: router)
     router.add(middleware: VisitorMiddleware(sessions: services.sessions, visitors: services.visitorIDs))
     let apiRoutes = try APIRoutes.load()
     router.add(middleware: APIMethodMiddleware(routes: apiRoutes))
@@ -110,6 +115,7 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         episodes: episodes
     ).register(on: pages)
     EpisodesController(actions: episodes, sessions: services.sessions, renderer: renderer).register(on: pages)
+    CalendarController(calendar: services.calendar, renderer: renderer).register(on: pages)
     SearchController(
         search: services.search, library: services.library, clock: services.clock, offers: services.offers,
         logger: services.logger, renderer: renderer
@@ -120,7 +126,10 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         config: services.config
     )
     .register(on: pages)
-    AccountController(accounts: services.accounts, tokens: services.tokens, renderer: renderer).register(on: pages)
+    AccountController(
+        accounts: services.accounts, tokens: services.tokens, calendar: services.calendar, calendarFeeds: services.calendarFeeds,
+        publicURL: services.config.publicURL, renderer: renderer
+    ).register(on: pages)
 
     let admin = pages.group(RouterPath(AdminRoute.group)).add(middleware: AdminGate(accounts: services.accounts, renderer: renderer))
     let adminOffers = AdminOffersController(
@@ -147,7 +156,8 @@ func apiController(_ services: AppServices, actions: LibraryActions) -> APIContr
     APIController(
         catalog: services.catalog, shows: services.shows, library: services.library, search: services.search,
         offers: services.offers, offerAdmin: services.offerAdmin, shopOrders: services.shopOrders, actions: actions, titles: services.titles,
-        exports: services.exports, episodes: EpisodeActions(services), clock: services.clock, logger: services.logger
+        exports: services.exports, episodes: EpisodeActions(services), calendar: services.calendar, calendarFeeds: services.calendarFeeds,
+        accounts: services.accounts, publicURL: services.config.publicURL, clock: services.clock, logger: services.logger
     )
 }
 

@@ -18,6 +18,11 @@ struct APIController: APIProtocol {
     let titles: TitleLookup
     let exports: ExportService
     let episodes: EpisodeActions
+    let calendar: CalendarService
+    let calendarFeeds: CalendarFeeds
+    let accounts: AccountService
+    /// `PUBLIC_URL`, when set: the site's address in links the API gives (`SiteAddress`).
+    let publicURL: String?
     let clock: any AppClock
     let logger: Logger
 
@@ -29,9 +34,9 @@ struct APIController: APIProtocol {
     ) throws {
         let api = router.group().add(middleware: APIProblemMiddleware(logger: logger))
         let fairShare = FairShareMiddleware(tokenAccount: { APIScope.session?.existing })
-        let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false))
+        let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false, publicURL: publicURL))
             .add(middleware: idempotency).add(middleware: fairShare)
-        let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true))
+        let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true, publicURL: publicURL))
             .add(middleware: idempotency).add(middleware: fairShare)
         members.on(APIRoute.document) { _, _ in
             guard let url = APISpec.documentURL, let data = try? Data(contentsOf: url) else { throw HTTPError(.notFound) }

@@ -48,6 +48,8 @@ final class APISession: Sendable {
 
 enum APIScope {
     @TaskLocal static var session: APISession?
+    /// The site's address as the caller reached it (`SiteAddress`).
+    @TaskLocal static var site = "http://localhost"
 }
 
 /// Finds the caller of every API operation (see `APISession`). The admin group's instance
@@ -57,6 +59,7 @@ struct APISessionMiddleware: RouterMiddleware {
     let tokens: APITokenService
     let accounts: AccountService
     let adminOnly: Bool
+    var publicURL: String? = nil
 
     func handle(
         _ request: Request, context: AppRequestContext,
@@ -69,7 +72,10 @@ struct APISessionMiddleware: RouterMiddleware {
             // learns nothing, not even whether its JSON would parse. The handlers check again.
             return try JSONAnswer.error(status, detail)
         case .allowed(let session):
-            var response = try await APIScope.$session.withValue(session) { try await next(request, context) }
+            let site = SiteAddress.of(publicURL: publicURL, request: request, secure: context.cookies.secure)
+            var response = try await APIScope.$session.withValue(session) {
+                try await APIScope.$site.withValue(site) { try await next(request, context) }
+            }
             if let token = session.newToken { response.setCookie(context.cookies.session(token, maxAge: sessions.visitorCookieMaxAge)) }
             return response
         }

@@ -288,6 +288,8 @@ extension AccountService {
             try await sessions.endAll(profile: account)
             try await ProfileModel.query(on: db).filter(\.$id == account).delete()
         }
+        // Its calendar feed went with it: no server may answer it from memory.
+        database.changes.publish(.person(account))
     }
 
     /// A signed-in account's own password, asked again: counted like a sign-in attempt (kept as a

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Synchronization
 
 /// Every in-memory cache of a server, made here once (`AppServices`) and described here
 /// (`CacheDeclaration`): its name on `/metrics` (`popcornswirl_cache_{hits,misses,evictions}_total{cache="…"}`),
@@ -27,6 +28,10 @@ struct Caches: Sendable {
     let rankings: DeclaredCache<RankingKey, RankedOffers>
     /// A show's episodes as read from `tv_episodes` (`EpisodeService`).
     let episodeLists: DeclaredCache<EpisodeListKey, [Episode]>
+    /// Calendar feeds as answered (`CalendarFeedController`), and a count of the changes heard:
+    /// an answer made while one arrived is not kept.
+    let calendarFeeds: DeclaredCache<CalendarFeedKey, CalendarFeedAnswer>
+    let calendarChanges: ChangeCount
 
     init(metrics: AppMetrics?, changes: ChangeFeed) {
         func declared<Key, Value>(_ name: String, _ keeps: String, _ budget: Int, staleWhen: String) -> DeclaredCache<Key, Value> {
@@ -64,17 +69,62 @@ struct Caches: Sendable {
         episodeLists = declared(
             "episode-lists", "each show's episodes as read from the database, by show and the time its list was stored", 16 << 20,
             staleWhen: "never: the key names the stored list (a newer list is stored at a newer time)")
-        changes.subscribe { [sessions, offers] change in
+        // A calendar app asks for its feed every few minutes to hours; kept, those asks read
+        // nothing from the database until something on the calendar changes.
+        calendarFeeds = declared(
+            "calendar-feeds", "calendar feeds as answered, by token, options and site", 8 << 20,
+            staleWhen:
+                "the feed's person changed (the feed's person: their shows, films, watches, time zone or feed) or one of its shows' lists was "
+                + "stored again (episodes), on any server; everything; else at the next day or 6 h after it was made")
+        let calendarChanges = ChangeCount()
+        self.calendarChanges = calendarChanges
+        changes.subscribe { [sessions, offers, calendarFeeds] change in
             switch change {
             case .session(let hash): sessions.remove { key, _ in key.tokenHash == hash }
             case .sessions(let profile, let kept): sessions.remove { key, known in known.identity.profile == profile && key.tokenHash != kept }
             case .offers: offers.remove()
+            case .person(let profile):
+                calendarChanges.add()
+                calendarFeeds.remove { _, answer in answer.profile == profile }
+            case .episodes(let show):
+                calendarChanges.add()
+                calendarFeeds.remove { _, answer in answer.shows.contains(show) }
             case .everything:
+                calendarChanges.add()
                 sessions.remove()
                 offers.remove()
+                calendarFeeds.remove()
             }
         }
     }
+}
+
+/// A calendar feed asked: its token's hash, its options as written in the query, and the site's address.
+struct CalendarFeedKey: Hashable, Sendable {
+    let tokenHash: String
+    let options: String
+    let site: String
+}
+
+/// A feed's answer: the document, its validators, whose it is and which shows it covers (what
+/// makes it stale), and the day and moment it was made.
+struct CalendarFeedAnswer: Sendable {
+    let profile: UUID
+    let shows: Set<Int>
+    let body: String
+    let etag: String
+    let lastModified: Date
+    let day: String
+
+    var bytes: Int { body.utf8.count + shows.count * 16 + 200 }
+}
+
+/// How many changes were heard: work that began before one must not be kept.
+final class ChangeCount: Sendable {
+    private let value = Atomic<Int>(0)
+
+    func add() { value.add(1, ordering: .sequentiallyConsistent) }
+    var current: Int { value.load(ordering: .sequentiallyConsistent) }
 }
 
 /// A show's stored episode list: the show and when its list was written (`tv_episode_lists.synced_at`).

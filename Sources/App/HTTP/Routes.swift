@@ -92,6 +92,15 @@ enum Route: String, SiteRoute {
     case showFavorites = "GET /shows/favorites"
     /// The shows a person is watching, each with its next episode (`?filter=waiting`: those waiting for one to air).
     case upNext = "GET /shows/up-next"
+    /// The episodes of the shows a person tracks and their favourite films' releases, by day.
+    case calendar = "GET /shows/calendar"
+    /// A person's private iCal feed: `:id` is `<token>.ics` (no session: calendar apps ask it).
+    case calendarFeed = "GET /calendar/:id"
+    case calendarFeedHead = "HEAD /calendar/:id"
+    /// The feed turned on, renewed or off, and the person's time zone (account page).
+    case renewCalendarFeed = "POST /account/calendar-feed"
+    case revokeCalendarFeed = "POST /account/calendar-feed/revoke"
+    case saveTimeZone = "POST /account/time-zone"
     case show = "GET /shows/:id"
     /// An episode's page (`:id` is TVMaze's episode id), and a person's change of it (a watch,
     /// unmarking, a rating); a season's or a whole show's aired episodes marked watched; Stopped and
@@ -202,6 +211,8 @@ extension Route {
     static func upNextPage(_ filter: UpNextFilter, page: Int = 1) -> String {
         upNext.link(query: ["filter": filter == .toWatch ? nil : filter.rawValue, "page": page > 1 ? String(page) : nil])
     }
+    /// The feed's address on this site (`base`: `https://host`, no trailing slash).
+    static func calendarFeedURL(base: String, token: String) -> String { base + calendarFeed.link(token + ".ics") }
     static func moviesOf(year: Int) -> String { movies.link(query: ["year": "\(year)"]) }
     static func removeMovieConfirmation(_ id: Int, returnTo: String) -> String { confirmRemoveMovie.link(id, query: ["return_to": returnTo]) }
     static func removeShowConfirmation(_ id: Int, returnTo: String) -> String { confirmRemoveShow.link(id, query: ["return_to": returnTo]) }

@@ -122,6 +122,7 @@ public final class DiaryService: Sendable {
 
     /// Deletes one of the person's own watches; false when there is no such watch of theirs.
     public func delete(profile: UUID, id: UUID) async throws(LibraryError) -> Bool {
+        defer { database.changes.publish(.person(profile)) }
         do {
             return try await database.write(serializedBy: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase
@@ -258,6 +259,7 @@ extension DiaryService {
     /// Sets a watch's day, rating and note (nil clears the rating and the note); false when it is
     /// not the person's. Checked before anything is written.
     public func update(profile: UUID, id: UUID, day: String, rating: Int?, note: String?) async throws(LibraryError) -> Bool {
+        defer { database.changes.publish(.person(profile)) }
         let day = try Self.validatedDay(day, now: clock.now())
         let rating = try LibraryService.validatedRating(rating)
         let note = try LibraryService.validatedNote(note)

@@ -38,6 +38,7 @@ extension EpisodeService {
     func land(_ imported: EpisodeImport, show: Show, profile: UUID) async throws(EpisodeError) -> Bool {
         let now = clock.now()
         let episode = imported.episode
+        defer { database.changes.publish(.person(profile)) }
         do {
             return try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase

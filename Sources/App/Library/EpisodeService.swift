@@ -176,6 +176,7 @@ public final class EpisodeService: Sendable {
     public func watch(
         profile: UUID, show: Show, episodeID: Int, on day: EpisodeWatchDay, again: Bool = false
     ) async throws(EpisodeError) -> EpisodeState {
+        defer { database.changes.publish(.person(profile)) }
         let now = clock.now()
         if case .day(let raw) = day {
             do { _ = try DiaryService.validatedDay(raw, now: now) } catch { throw .invalid(error.message) }
@@ -249,6 +250,7 @@ public final class EpisodeService: Sendable {
 
     /// Unmarks an episode: every watch of it goes (the diary's too); its rating stays.
     public func unwatch(profile: UUID, showID: Int, episodeID: Int) async throws(EpisodeError) {
+        defer { database.changes.publish(.person(profile)) }
         do {
             try await database.write(serializedBy: "episodes|\(showID)", within: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase
@@ -271,6 +273,7 @@ public final class EpisodeService: Sendable {
 
     /// Rates an episode 1–10, or clears its rating (nil).
     public func rate(profile: UUID, show: Show, episodeID: Int, rating: Int?) async throws(EpisodeError) {
+        defer { database.changes.publish(.person(profile)) }
         if let rating, !Rating.range.contains(rating) {
             throw .invalid(LibraryError.invalidRating(rating).message)
         }
@@ -296,6 +299,7 @@ public final class EpisodeService: Sendable {
     /// watched on a day nobody knows. Specials and unaired episodes are never touched. Returns
     /// how many were marked.
     public func watchAll(profile: UUID, show: Show, season: Int?) async throws(EpisodeError) -> Int {
+        defer { database.changes.publish(.person(profile)) }
         let now = clock.now()
         do {
             return try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
@@ -338,6 +342,7 @@ public final class EpisodeService: Sendable {
 
     /// Sets Stopped (hidden from Up Next) and whether the show's specials count in its progress.
     public func choose(profile: UUID, show: Show, stopped: Bool?, includeSpecials: Bool?) async throws(EpisodeError) -> ShowChoices {
+        defer { database.changes.publish(.person(profile)) }
         do {
             return try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase

@@ -9,6 +9,7 @@ extension LibraryService {
     /// is kept too. The visitor's profile is then deleted (with its sessions).
     func merge(visitor: UUID, into account: UUID) async throws {
         guard visitor != account else { return }
+        defer { database.changes.publish(.person(account)) }
         // Both people's writes wait: a visitor's write at the same moment would otherwise touch the
         // same diary tallies (migration 026) in another order, or log a watch the merge then misses.
         try await database.write(serializedByAll: [account.uuidString, visitor.uuidString]) { db in

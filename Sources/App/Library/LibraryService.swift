@@ -85,6 +85,8 @@ public final class LibraryService: Sendable {
         let rating: Int?? = if let requested = change.rating { .some(try Self.validatedRating(requested)) } else { nil }
         let now = clock.now()
         let madeAt = min(change.madeAt ?? now, now)
+        // The calendar shows saved shows and films (`Caches.calendarFeeds`).
+        defer { database.changes.publish(.person(profile)) }
         // Only marking Watched can log a watch here.
         do {
             return try await database.write(serializedBy: "\(title.kind.rawValue)|\(title.itemID)", within: profile.uuidString) { db in
@@ -140,6 +142,7 @@ public final class LibraryService: Sendable {
     public func remove(profile: UUID, movieID: Int, kind: MediaKind = .movie, madeAt: Date? = nil) async throws(LibraryError) -> Bool {
         let explicit = madeAt != nil
         let madeAt = min(madeAt ?? clock.now(), clock.now())
+        defer { database.changes.publish(.person(profile)) }
         do {
             return try await database.write(serializedBy: "\(kind.rawValue)|\(movieID)", within: profile.uuidString) { db in
                 let sql = db as! any SQLDatabase

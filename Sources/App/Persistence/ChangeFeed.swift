@@ -17,6 +17,11 @@ public final class ChangeFeed: Sendable {
         case sessions(profile: UUID, kept: String?)
         /// The offers or shops changed.
         case offers
+        /// What a person's calendar shows changed: their shows, films, episodes watched, time
+        /// zone, or feed (made, renewed, revoked, or the account deleted).
+        case person(UUID)
+        /// A show's held episode list was replaced.
+        case episodes(show: Int)
         /// The feed was down for a while (the listener reconnected): anything may have changed.
         case everything
     }
@@ -77,6 +82,8 @@ public final class ChangeFeed: Sendable {
         case .session(let hash): "session \(hash)"
         case .sessions(let profile, let kept): "sessions \(profile.uuidString) \(kept ?? "-")"
         case .offers: "offers"
+        case .person(let profile): "person \(profile.uuidString)"
+        case .episodes(let show): "episodes \(show)"
         case .everything: nil
         }
     }
@@ -87,6 +94,8 @@ public final class ChangeFeed: Sendable {
         case ("session", 2): return .session(words[1])
         case ("sessions", 3): return UUID(uuidString: words[1]).map { .sessions(profile: $0, kept: words[2] == "-" ? nil : words[2]) }
         case ("offers", 1): return .offers
+        case ("person", 2): return UUID(uuidString: words[1]).map { .person($0) }
+        case ("episodes", 2): return Int(words[1]).map { .episodes(show: $0) }
         default: return nil
         }
     }

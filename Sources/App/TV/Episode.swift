@@ -62,6 +62,8 @@ public struct EpisodeList: Sendable, Equatable {
     public var episodes: [Episode]
     /// TVMaze's status of the show (`Ended`, `Running`, …), when known.
     public var showStatus: String? = nil
+    /// The show's network or web channel (`Netflix`), when known.
+    public var network: String? = nil
 
     public var regular: [Episode] { episodes.filter { !$0.isSpecial } }
     public var specials: [Episode] { episodes.filter(\.isSpecial) }
@@ -141,7 +143,12 @@ private struct TVMazeSeason: Decodable {
 private struct TVMazeEmbeddedShow: Decodable {
     let id: Int
     let status: String?
+    let network: String?
     let embedded: Embedded?
+
+    private struct Named: Decodable {
+        let name: String?
+    }
 
     struct Embedded: Decodable {
         let episodes: [Lossy<TVMazeEpisode>]?
@@ -149,7 +156,7 @@ private struct TVMazeEmbeddedShow: Decodable {
     }
 
     private enum Keys: String, CodingKey {
-        case id, status
+        case id, status, network, webChannel
         case embedded = "_embedded"
     }
 
@@ -157,6 +164,8 @@ private struct TVMazeEmbeddedShow: Decodable {
         let c = try decoder.container(keyedBy: Keys.self)
         id = try c.decode(Int.self, forKey: .id)
         status = try? c.decodeIfPresent(String.self, forKey: .status)
+        let network = (try? c.decodeIfPresent(Named.self, forKey: .network))?.name
+        self.network = network ?? (try? c.decodeIfPresent(Named.self, forKey: .webChannel))?.name
         embedded = try c.decodeIfPresent(Embedded.self, forKey: .embedded)
     }
 }
@@ -182,7 +191,8 @@ extension TVMazeDecoder {
         let episodes = wire.prefix(maxEpisodes).filter { seen.insert($0.id).inserted }.enumerated()
             .compactMap { $0.element.episode(showID: showID, position: $0.offset) }
         let seasons = (embedded.seasons ?? []).compactMap { $0.value?.season }.sorted { $0.number < $1.number }
-        return EpisodeList(showID: showID, seasons: seasons, episodes: episodes, showStatus: show.status.map { String($0.prefix(40)) })
+        return EpisodeList(showID: showID, seasons: seasons, episodes: episodes, showStatus: show.status.map { String($0.prefix(40)) },
+            network: show.network.map { String($0.prefix(80)) })
     }
 
     /// Checks a `/shows/:id/episodes?specials=1` answer.

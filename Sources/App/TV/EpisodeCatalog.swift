@@ -136,6 +136,7 @@ public final class EpisodeCatalog: Sendable {
     /// list's ids, then TVMaze's) move to the episode now at its season and number.
     func store(_ list: EpisodeList, source: EpisodeSource, fetchedAt: Date) async throws {
         let now = clock.now()
+        defer { database.changes.publish(.episodes(show: list.showID)) }
         try await database.write(serializedBy: "tv-episodes|\(list.showID)") { db in
             let sql = db as! any SQLDatabase
             let show = list.showID
@@ -183,9 +184,10 @@ public final class EpisodeCatalog: Sendable {
                 try await insert.run()
             }
             try await sql.delete(from: "tv_episode_lists").where("show_id", .equal, SQLBind(show)).run()
-            try await sql.insert(into: "tv_episode_lists").columns("show_id", "fetched_at", "source", "synced_at", "changed_at", "show_status")
+            try await sql.insert(into: "tv_episode_lists").columns("show_id", "fetched_at", "source", "synced_at", "changed_at", "show_status", "network")
                 .values(
-                    SQLBind(show), SQLBind(fetchedAt), SQLBind(source.rawValue), SQLBind(storedAt), SQLBind(Int64?.none), SQLBind(list.showStatus)
+                    SQLBind(show), SQLBind(fetchedAt), SQLBind(source.rawValue), SQLBind(storedAt), SQLBind(Int64?.none), SQLBind(list.showStatus),
+                    SQLBind(list.network)
                 ).run()
         }
     }
@@ -215,8 +217,8 @@ public struct OfflineEpisodes: Sendable {
         var episodes: [Lossy<TVMazeEpisode>]
     }
 
-    /// `statuses`: the bundled shows' TVMaze status by id (`OfflineShows`).
-    static func decode(_ data: Data, statuses: [Int: String] = [:]) throws -> OfflineEpisodes {
+    /// `statuses` and `networks`: the bundled shows' TVMaze status and network by id (`OfflineShows`).
+    static func decode(_ data: Data, statuses: [Int: String] = [:], networks: [Int: String] = [:]) throws -> OfflineEpisodes {
         let shows = try JSONDecoder().decode([String: Bundled].self, from: data)
         var lists: [Int: EpisodeList] = [:]
         for (key, bundled) in shows {
@@ -229,7 +231,7 @@ public struct OfflineEpisodes: Sendable {
             let episodes = ordered.enumerated().compactMap { $0.element.episode(showID: id, position: $0.offset) }
             lists[id] = EpisodeList(
                 showID: id, seasons: (bundled.seasons ?? []).compactMap(\.value).sorted { $0.number < $1.number }, episodes: episodes,
-                showStatus: statuses[id])
+                showStatus: statuses[id], network: networks[id])
         }
         return OfflineEpisodes(lists: lists)
     }
@@ -239,6 +241,8 @@ public struct OfflineEpisodes: Sendable {
             return OfflineEpisodes(lists: [:])
         }
         let statuses = Dictionary(shows.shows.compactMap { show in show.status.map { (show.id, $0) } }, uniquingKeysWith: { a, _ in a })
-        return try decode(Data(contentsOf: url), statuses: statuses)
+        let networks = Dictionary(
+            shows.shows.compactMap { show in (show.network ?? show.webChannel).map { (show.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        return try decode(Data(contentsOf: url), statuses: statuses, networks: networks)
     }
 }

@@ -10,6 +10,53 @@ public enum HTMLSanitizer {
         "svg", "math", "noembed", "noframes", "frameset", "plaintext", "select", "applet",
     ]
 
+    /// The text a person reads in `html`, without markup (a calendar event's description):
+    /// paragraphs and line breaks become newlines, entities their characters.
+    public static func plainText(_ html: String) -> String {
+        var text = sanitize(html)
+        for (tag, with) in [("</p>", "\n"), ("<br>", "\n"), ("<br/>", "\n"), ("<br />", "\n")] {
+            text = text.replacingOccurrences(of: tag, with: with)
+        }
+        var out = ""
+        var inTag = false
+        for character in text {
+            if character == "<" { inTag = true } else if character == ">" && inTag { inTag = false } else if !inTag { out.append(character) }
+        }
+        return decodeEntities(out).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `&amp;`, `&lt;`, `&gt;`, `&quot;`, `&#39;`, `&nbsp;` and numeric entities as characters.
+    static func decodeEntities(_ text: String) -> String {
+        guard text.contains("&") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let amp = rest.firstIndex(of: "&") {
+            out += rest[..<amp]
+            let after = rest[amp...]
+            guard let semi = after.prefix(12).firstIndex(of: ";") else {
+                out += "&"
+                rest = rest[rest.index(after: amp)...]
+                continue
+            }
+            let name = after[after.index(after: amp)..<semi]
+            let named: [Substring: String] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'", "nbsp": " "]
+            var decoded: String? = named[name]
+            if decoded == nil, name.hasPrefix("#") {
+                let digits = name.dropFirst()
+                let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+                decoded = value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+            }
+            if let decoded {
+                out += decoded
+                rest = rest[rest.index(after: semi)...]
+            } else {
+                out += "&"
+                rest = rest[rest.index(after: amp)...]
+            }
+        }
+        return out + rest
+    }
+
     public static func sanitize(_ html: String) -> String {
         let input = Array(html.unicodeScalars)
         var out = String.UnicodeScalarView()

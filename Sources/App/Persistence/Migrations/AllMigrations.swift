@@ -35,5 +35,6 @@ extension AppDatabase {
         HardenCountsAndImports(),
         CreateEpisodes(),
         AddShowStatus(),
+        CreateCalendar(),
     ]
 }

@@ -953,6 +953,41 @@
     });
   }
 
+  // The browser's time zone, for the Calendar's days (a zone set on the account wins on the server).
+  // The Calendar drawn in another zone than this browser's is drawn again once, in this one.
+  const browserZone = (function () {
+    try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (error) { return ""; }
+  })();
+  if (browserZone && /^[A-Za-z0-9_+\-\/]{1,64}$/.test(browserZone)) {
+    const secure = location.protocol === "https:";
+    const zoneCookie = (secure ? "__Host-ps_tz" : "ps_tz");
+    const kept = document.cookie.split("; ").some(function (pair) { return pair === zoneCookie + "=" + encodeURIComponent(browserZone); });
+    if (!kept) {
+      document.cookie = zoneCookie + "=" + encodeURIComponent(browserZone) + "; Path=/; Max-Age=31536000; SameSite=Lax" + (secure ? "; Secure" : "");
+    }
+    const drawn = document.querySelector("[data-calendar-zone][data-zone-from-browser]");
+    if (drawn && drawn.getAttribute("data-calendar-zone") !== browserZone && !sessionStorage.getItem("ps-zone-reloaded")) {
+      sessionStorage.setItem("ps-zone-reloaded", "1");
+      location.reload();
+    }
+  }
+
+  // "Copy address": the field's text to the clipboard, said in the toast.
+  document.addEventListener("click", function (event) {
+    const button = event.target instanceof Element ? event.target.closest("button[data-copy]") : null;
+    if (!button) return;
+    const field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field) return;
+    field.select();
+    const done = function () { say("Address copied."); };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand("copy"); done(); });
+    } else {
+      document.execCommand("copy");
+      done();
+    }
+  });
+
   if (worker) {
     worker.addEventListener("message", function (event) {
       if (event.data && event.data.type === "queue") ask({ type: "queue" }).then(showQueue);

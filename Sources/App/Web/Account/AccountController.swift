@@ -6,6 +6,9 @@ import Hummingbird
 struct AccountController {
     let accounts: AccountService
     let tokens: APITokenService
+    let calendar: CalendarService
+    let calendarFeeds: CalendarFeeds
+    let publicURL: String?
     let renderer: PageRenderer
 
     func register(on router: RouterGroup<AppRequestContext>) {
@@ -25,6 +28,8 @@ struct AccountController {
                 case "revoked": "Token revoked: calls made with it are refused from now on."
                 case "session": "That device was signed out."
                 case "others": "Every other device was signed out."
+                case "feed-off": "Calendar feed turned off: its address answers nothing from now on."
+                case "zone": "Time zone saved: the Calendar’s days and your feed follow it."
                 default: nil
                 }
             return try await accountPage(context, notice: notice, failure: nil)
@@ -36,6 +41,9 @@ struct AccountController {
         router.on(Route.endOtherSessions) { _, context in try await endOtherSessions(context) }
         router.on(Route.deleteAccountForm) { _, context in try await deletePage(context, error: nil) }
         router.on(Route.deleteAccount) { request, context in try await deleteAccount(request, context) }
+        router.on(Route.renewCalendarFeed) { request, context in try await renewCalendarFeed(request, context) }
+        router.on(Route.revokeCalendarFeed) { _, context in try await revokeCalendarFeed(context) }
+        router.on(Route.saveTimeZone) { request, context in try await saveTimeZone(request, context) }
     }
 
     struct Form: Decodable {
@@ -130,15 +138,18 @@ struct AccountController {
 extension AccountController {
     func accountPage(
         _ context: AppRequestContext, notice: String?, failure: [String: String]?, newToken: AccountPage.NewToken? = nil,
-        status: HTTPResponse.Status? = nil
+        newFeedURL: String? = nil, status: HTTPResponse.Status? = nil
     ) async throws -> Response {
         guard let account = try await signedIn(context) else {
             return try signInRequired(Route.account.path, context)
         }
         let tokens = try await tokens.list(profile: account.id)
         let sessions = try await accounts.sessions.active(profile: account.id, current: context.sessionToken)
+        let feed = AccountPage.CalendarSettings(
+            feedSince: try await calendarFeeds.createdAt(profile: account.id), newFeedURL: newFeedURL,
+            zone: try await calendar.timeZone(profile: account.id))
         let page = AccountPage(
-            account: account, sessions: sessions, tokens: tokens, newToken: newToken, notice: notice, errors: failure ?? [:]
+            account: account, sessions: sessions, tokens: tokens, newToken: newToken, calendar: feed, notice: notice, errors: failure ?? [:]
         )
         var response = try renderer.for(context).response(page, status: status ?? (failure == nil ? .ok : .unprocessableContent))
         // The page can hold a token shown once: no cache keeps it.

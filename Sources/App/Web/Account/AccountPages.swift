@@ -86,6 +86,7 @@ struct AccountPage: Page {
     let tokens: [TokenRow]
     let hasTokens: Bool
     let newToken: NewToken?
+    let calendar: CalendarSettings
     let notice: String?
     let errors: [String: String]
     let errorSummary: ErrorSummary?
@@ -102,8 +103,9 @@ struct AccountPage: Page {
 
     init(
         account: AccountService.Account, sessions: [SessionService.Active], tokens: [APITokenService.Token], newToken: NewToken?,
-        notice: String?, errors: [String: String]
+        calendar: CalendarSettings = CalendarSettings(feedSince: nil, newFeedURL: nil, zone: nil), notice: String?, errors: [String: String]
     ) {
+        self.calendar = calendar
         username = account.username
         isAdmin = account.isAdmin
         self.sessions = sessions.map {
@@ -125,7 +127,38 @@ struct AccountPage: Page {
         self.errors = errors
         errorSummary = ErrorSummary(
             errors,
-            fields: [("current", "current-password"), ("password", "new-password"), ("name", "token-name"), ("token_password", "token-password")])
+            fields: [("time_zone", "time-zone"), ("current", "current-password"), ("password", "new-password"), ("name", "token-name"), ("token_password", "token-password")])
+    }
+}
+
+extension AccountPage {
+    /// The Calendar section: the feed (on since when, its address once when just made) and the time zone.
+    struct CalendarSettings {
+        struct Zone {
+            let name: String
+            let selected: Bool
+        }
+
+        let hasFeed: Bool
+        let feedSince: String?
+        let newFeedURL: String?
+        let zoneName: String?
+        let zones: [Zone]
+        let renewURL = Route.renewCalendarFeed.path
+        let revokeURL = Route.revokeCalendarFeed.path
+        let zoneURL = Route.saveTimeZone.path
+        let calendarURL = Route.calendar.path
+
+        init(feedSince: Date?, newFeedURL: String?, zone: TimeZone?) {
+            hasFeed = feedSince != nil
+            self.feedSince = feedSince.map(UTCFormatters.longDay.string)
+            self.newFeedURL = newFeedURL
+            zoneName = zone?.identifier
+            zones = Self.names.map { Zone(name: $0, selected: $0 == zone?.identifier) }
+        }
+
+        /// Every zone a person can pick, A to Z.
+        static let names: [String] = (TimeZone.knownTimeZoneIdentifiers.filter { $0.contains("/") } + ["UTC"]).sorted()
     }
 }
 

@@ -21,6 +21,14 @@ enum Formats {
     /// A `yyyy-MM-dd` day (TVMaze's premiere, a diary day) in the pages' one date style: "20 January 2008".
     static func day(_ isoDay: String?) -> String? { isoDay.map(WatchView.longDay) }
 
+    /// "Monday 30 November" for `yyyy-MM-dd` (nil when it is no day).
+    static func weekday(_ isoDay: String) -> String? {
+        guard let noon = UTCFormatters.noon(ofDay: isoDay) else { return nil }
+        let name = noon.formatted(Date.FormatStyle(timeZone: TimeZone(identifier: "UTC")!).locale(Locale(identifier: "en_GB")).weekday(.wide))
+        let long = WatchView.longDay(isoDay)
+        return name + " " + long.split(separator: " ").prefix(2).joined(separator: " ")
+    }
+
     /// OMDb's "20 Jan 2008" in the pages' style; its text as it is when it is not such a day ("N/A" is none).
     static func omdbDay(_ text: String?) -> String? {
         guard let text, text != "N/A" else { return nil }

@@ -199,13 +199,8 @@ struct UpNextPage: Page {
     }
 
     let chrome: Chrome
-    // The Shows | Up Next | Favorites tabs (shows/tabs).
-    let browseURL = Route.shows.path
-    let upNextURL = Route.upNext.path
-    let favoritesURL = Route.showFavorites.path
-    let onBrowse = false
-    let onUpNext = true
-    let onFavorites = false
+    // The Shows | Up Next | Calendar | Favorites tabs (shows/tabs).
+    let tabs = ShowTabs(.upNext)
     let toWatchURL = Route.upNextPage(.toWatch)
     let waitingURL = Route.upNextPage(.waiting)
     let onWaiting: Bool
@@ -393,12 +388,7 @@ extension UpNextPage: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "chrome": chrome
-        case "browseURL": browseURL
-        case "upNextURL": upNextURL
-        case "favoritesURL": favoritesURL
-        case "onBrowse": onBrowse
-        case "onUpNext": onUpNext
-        case "onFavorites": onFavorites
+        case "tabs": tabs
         case "toWatchURL": toWatchURL
         case "waitingURL": waitingURL
         case "onWaiting": onWaiting

@@ -15,13 +15,8 @@ struct ShowsPage: Page {
     let previousURL: String?
     let nextURL: String?
     let pageText: String?
-    // The Shows | Up Next | Favorites tabs (shows/tabs).
-    let browseURL = Route.shows.path
-    let upNextURL = Route.upNext.path
-    let favoritesURL = Route.showFavorites.path
-    let onBrowse = true
-    let onUpNext = false
-    let onFavorites = false
+    // The Shows | Up Next | Calendar | Favorites tabs (shows/tabs).
+    let tabs = ShowTabs(.browse)
     let formURL = Route.shows.path
 
     init(cards: [RenderedCard], source: CatalogSource, query: String?, page: Int?, isEnd: Bool) {
@@ -48,12 +43,8 @@ struct ShowFavoritesPage: Page {
     static let template = "shows/favorites"
 
     let chrome: Chrome
-    let browseURL = Route.shows.path
-    let upNextURL = Route.upNext.path
-    let favoritesURL = Route.showFavorites.path
-    let onBrowse = false
-    let onUpNext = false
-    let onFavorites = true
+    // The Shows | Up Next | Calendar | Favorites tabs (shows/tabs).
+    let tabs = ShowTabs(.favorites)
     /// The cards (`ShowCardView`, rendered by `PageRenderer.card`), in runs with sponsored slots.
     /// The cards, joined with the sponsored slots (`SponsoredSlots.grid`).
     let grid: String
@@ -162,12 +153,7 @@ extension ShowsPage: MustacheParent {
         case "previousURL": previousURL
         case "nextURL": nextURL
         case "pageText": pageText
-        case "browseURL": browseURL
-        case "upNextURL": upNextURL
-        case "favoritesURL": favoritesURL
-        case "onBrowse": onBrowse
-        case "onUpNext": onUpNext
-        case "onFavorites": onFavorites
+        case "tabs": tabs
         case "formURL": formURL
         default: nil
         }
@@ -178,12 +164,7 @@ extension ShowFavoritesPage: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "chrome": chrome
-        case "browseURL": browseURL
-        case "upNextURL": upNextURL
-        case "favoritesURL": favoritesURL
-        case "onBrowse": onBrowse
-        case "onUpNext": onUpNext
-        case "onFavorites": onFavorites
+        case "tabs": tabs
         case "grid": grid
         case "hasCards": hasCards
         case "countText": countText
@@ -226,6 +207,43 @@ extension ShowDetailPage.Fact: MustacheParent {
         switch name {
         case "label": label
         case "value": value
+        default: nil
+        }
+    }
+}
+
+/// The TV Shows tabs (shows/tabs): which one is open.
+struct ShowTabs {
+    enum Tab { case browse, upNext, calendar, favorites }
+
+    let browseURL = Route.shows.path
+    let upNextURL = Route.upNext.path
+    let calendarURL = Route.calendar.path
+    let favoritesURL = Route.showFavorites.path
+    let onBrowse: Bool
+    let onUpNext: Bool
+    let onCalendar: Bool
+    let onFavorites: Bool
+
+    init(_ open: Tab) {
+        onBrowse = open == .browse
+        onUpNext = open == .upNext
+        onCalendar = open == .calendar
+        onFavorites = open == .favorites
+    }
+}
+
+extension ShowTabs: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "browseURL": browseURL
+        case "upNextURL": upNextURL
+        case "calendarURL": calendarURL
+        case "favoritesURL": favoritesURL
+        case "onBrowse": onBrowse
+        case "onUpNext": onUpNext
+        case "onCalendar": onCalendar
+        case "onFavorites": onFavorites
         default: nil
         }
     }
