@@ -34,10 +34,14 @@ struct APIController: APIProtocol {
     ) throws {
         let api = router.group().add(middleware: APIProblemMiddleware(logger: logger))
         let fairShare = FairShareMiddleware(tokenAccount: { APIScope.session?.existing })
-        let members = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false, publicURL: publicURL))
-            .add(middleware: idempotency).add(middleware: fairShare)
-        let admins = api.group().add(middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true, publicURL: publicURL))
-            .add(middleware: idempotency).add(middleware: fairShare)
+        let members = api.group().add(
+            middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: false, publicURL: publicURL)
+        )
+        .add(middleware: idempotency).add(middleware: fairShare)
+        let admins = api.group().add(
+            middleware: APISessionMiddleware(sessions: sessions, tokens: tokens, accounts: accounts, adminOnly: true, publicURL: publicURL)
+        )
+        .add(middleware: idempotency).add(middleware: fairShare)
         members.on(APIRoute.document) { _, _ in
             guard let url = APISpec.documentURL, let data = try? Data(contentsOf: url) else { throw HTTPError(.notFound) }
             var headers = HTTPFields()

@@ -68,7 +68,9 @@ public enum CalendarError: Error, Sendable, Equatable {
     case invalid(String)
 
     public var message: String {
-        switch self { case .invalid(let message): message }
+        switch self {
+        case .invalid(let message): message
+        }
     }
 }
 
@@ -305,7 +307,8 @@ public final class CalendarService: Sendable {
             guard let id = Int(row.item_id) else { return nil }
             let day = DiaryService.today(row.release_date)
             return CalendarItem(
-                kind: .movie, id: id, title: row.title, showID: nil, episode: nil, network: nil, start: UTCFormatters.startOfDay(day) ?? row.release_date,
+                kind: .movie, id: id, title: row.title, showID: nil, episode: nil, network: nil,
+                start: UTCFormatters.startOfDay(day) ?? row.release_date,
                 end: nil, allDay: true, day: day, watched: row.watched, mark: nil, summaryHTML: nil)
         }
     }

@@ -191,7 +191,8 @@ extension TVMazeDecoder {
         let episodes = wire.prefix(maxEpisodes).filter { seen.insert($0.id).inserted }.enumerated()
             .compactMap { $0.element.episode(showID: showID, position: $0.offset) }
         let seasons = (embedded.seasons ?? []).compactMap { $0.value?.season }.sorted { $0.number < $1.number }
-        return EpisodeList(showID: showID, seasons: seasons, episodes: episodes, showStatus: show.status.map { String($0.prefix(40)) },
+        return EpisodeList(
+            showID: showID, seasons: seasons, episodes: episodes, showStatus: show.status.map { String($0.prefix(40)) },
             network: show.network.map { String($0.prefix(80)) })
     }
 

@@ -184,11 +184,13 @@ public final class EpisodeCatalog: Sendable {
                 try await insert.run()
             }
             try await sql.delete(from: "tv_episode_lists").where("show_id", .equal, SQLBind(show)).run()
-            try await sql.insert(into: "tv_episode_lists").columns("show_id", "fetched_at", "source", "synced_at", "changed_at", "show_status", "network")
-                .values(
-                    SQLBind(show), SQLBind(fetchedAt), SQLBind(source.rawValue), SQLBind(storedAt), SQLBind(Int64?.none), SQLBind(list.showStatus),
-                    SQLBind(list.network)
-                ).run()
+            try await sql.insert(into: "tv_episode_lists").columns(
+                "show_id", "fetched_at", "source", "synced_at", "changed_at", "show_status", "network"
+            )
+            .values(
+                SQLBind(show), SQLBind(fetchedAt), SQLBind(source.rawValue), SQLBind(storedAt), SQLBind(Int64?.none), SQLBind(list.showStatus),
+                SQLBind(list.network)
+            ).run()
         }
     }
 

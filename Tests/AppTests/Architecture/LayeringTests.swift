@@ -7,7 +7,9 @@ import Testing
 struct LayeringTests {
     static let app = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/App")
-    static let domainFolders = ["Accounts", "Ads", "Catalog", "Config", "Library", "Persistence", "Posters", "Search", "Support", "Transfer", "TV"]
+    static let domainFolders = [
+        "Accounts", "Ads", "Calendar", "Catalog", "Config", "Library", "Persistence", "Posters", "Search", "Support", "Transfer", "TV",
+    ]
 
     /// Every Swift file under `folder` (relative to Sources/App) with its text.
     static func sources(_ folder: String) -> [(path: String, text: String)] {

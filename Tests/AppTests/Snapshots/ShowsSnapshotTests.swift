@@ -58,6 +58,23 @@ struct ShowsSnapshotTests {
         }
     }
 
+    @Test("the Calendar: empty, and a show's week around today (a watched episode, today with nothing on)")
+    func calendar() async throws {
+        try await TestApp.with { app in
+            try await app.test { client in
+                let empty = try await client.get("/shows/calendar")
+                #expect(empty.text.contains("Your calendar lists the episodes"))
+                assertPage(empty, named: "calendar-empty")
+                _ = try await client.get("/shows/590")
+                let cookie = try #require(
+                    try await client.postForm("/library/episodes/3391243", [("mark", "watch"), ("on", "now")]).sessionCookie)
+                let week = try await client.get("/shows/calendar", cookie: cookie + "; ps_tz=Europe%2FParis")
+                #expect(week.text.contains("Nothing airs today") && week.text.contains("S29E45"))
+                assertPage(week, named: "calendar-shows")
+            }
+        }
+    }
+
     @Test("Up Next with a show in progress, and an episode's page")
     func upNextAndEpisode() async throws {
         try await TestApp.with { app in

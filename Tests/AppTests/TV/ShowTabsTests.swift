@@ -17,7 +17,7 @@ struct ShowTabsTests {
         }
     }
 
-    @Test("Shows, Up Next and Favorites are the tabs of each of their pages, the current one marked")
+    @Test("Shows, Up Next, Calendar and Favorites are the tabs of each of their pages, the current one marked")
     func tabs() async throws {
         try await TestApp.with { app in
             try await app.test { client in
@@ -25,10 +25,12 @@ struct ShowTabsTests {
                 let favorites = try await client.get("/shows/favorites").text
                 let search = try await client.get("/shows?q=girls").text
                 let upNext = try await client.get("/shows/up-next").text
-                #expect(Self.tabs(shows) == ["Shows* /shows", "Up Next /shows/up-next", "Favorites /shows/favorites"])
-                #expect(Self.tabs(favorites) == ["Shows /shows", "Up Next /shows/up-next", "Favorites* /shows/favorites"])
-                #expect(Self.tabs(upNext) == ["Shows /shows", "Up Next* /shows/up-next", "Favorites /shows/favorites"])
-                #expect(Self.tabs(search).count == 3)
+                let calendar = try await client.get("/shows/calendar").text
+                #expect(Self.tabs(shows) == ["Shows* /shows", "Up Next /shows/up-next", "Calendar /shows/calendar", "Favorites /shows/favorites"])
+                #expect(Self.tabs(favorites) == ["Shows /shows", "Up Next /shows/up-next", "Calendar /shows/calendar", "Favorites* /shows/favorites"])
+                #expect(Self.tabs(upNext) == ["Shows /shows", "Up Next* /shows/up-next", "Calendar /shows/calendar", "Favorites /shows/favorites"])
+                #expect(Self.tabs(calendar) == ["Shows /shows", "Up Next /shows/up-next", "Calendar* /shows/calendar", "Favorites /shows/favorites"])
+                #expect(Self.tabs(search).count == 4)
             }
         }
     }

@@ -115,10 +115,11 @@ struct PageViewLookupTests {
             ShowsPage(cards: cards, source: .stale(savedOn: Self.now), query: "office", page: 2, isEnd: false),
             ShowsPage(cards: [], source: .offlineCatalogue, query: nil, page: nil, isEnd: true),
         ] {
-            Check.expectLookupMatchesReflection(page, fields: 16)
+            Check.expectLookupMatchesReflection(page, fields: 11)
         }
+        for tab in [ShowTabs.Tab.browse, .upNext, .calendar, .favorites] { Check.expectLookupMatchesReflection(ShowTabs(tab), fields: 8) }
         let favorites = ShowFavoritesPage(cards: cards, page: LibraryPage(items: [Self.saved(.show, 9, "The Office")], total: 130, page: 2))
-        Check.expectLookupMatchesReflection(favorites, fields: 13)
+        Check.expectLookupMatchesReflection(favorites, fields: 8)
         #expect(favorites.previousURL != nil && favorites.nextURL != nil)
         let page = ShowDetailPage(
             show: show, source: .stale(savedOn: Self.now), saved: Self.saved(.show, 9, "The Office"), personal: Self.personal,
@@ -127,6 +128,29 @@ struct PageViewLookupTests {
         #expect(page.summaryHTML != nil && page.imdbURL != nil && page.facts.count == 11)
         for fact in page.facts { Check.expectLookupMatchesReflection(fact, fields: 2) }
         Self.expectSections(diary: page.titleDiary, lists: page.titleLists, chrome: page.chrome)
+    }
+
+    @Test("the Calendar page, its days and items answer each stored field as reflection would")
+    func calendarPage() {
+        let episode = Episode(
+            id: 5, showID: 9, position: 0, season: 2, number: 1, kind: .regular, name: "Pilot", airdate: "2026-11-20", airtime: "21:00",
+            airstamp: Self.now, runtimeMinutes: 30, summaryHTML: nil, imageMedium: nil)
+        let items = [
+            CalendarItem(
+                kind: .episode, id: 5, title: "The Office", showID: 9, episode: episode, network: "NBC", start: Self.now, end: nil, allDay: false,
+                day: nil, watched: true, mark: .seasonPremiere, summaryHTML: nil),
+            CalendarItem(
+                kind: .movie, id: 7, title: "Dune", showID: nil, episode: nil, network: nil, start: Self.now, end: nil, allDay: true,
+                day: "2026-11-21", watched: false, mark: nil, summaryHTML: nil),
+        ]
+        let page = CalendarPage(
+            items: items, zone: TimeZone(identifier: "Europe/Paris")!, zoneSource: .browser, today: "2026-11-18", now: Self.now, signedIn: true)
+        Check.expectLookupMatchesReflection(page, fields: 11)
+        #expect(page.days.count == 3, "today, with nothing, among the days with items")
+        for day in page.days {
+            Check.expectLookupMatchesReflection(day, fields: 5)
+            for item in day.items { Check.expectLookupMatchesReflection(item, fields: 18) }
+        }
     }
 
     @Test("the search page, its messages, best match and recent searches answer each stored field as reflection would")

@@ -127,7 +127,10 @@ struct AccountPage: Page {
         self.errors = errors
         errorSummary = ErrorSummary(
             errors,
-            fields: [("time_zone", "time-zone"), ("current", "current-password"), ("password", "new-password"), ("name", "token-name"), ("token_password", "token-password")])
+            fields: [
+                ("time_zone", "time-zone"), ("current", "current-password"), ("password", "new-password"), ("name", "token-name"),
+                ("token_password", "token-password"),
+            ])
     }
 }
 

@@ -31,7 +31,8 @@ struct CalendarController {
     }
 
     /// The person's zone and where it came from.
-    static func zone(_ request: Request, _ context: AppRequestContext, calendar: CalendarService) async throws -> (TimeZone, CalendarPage.ZoneSource) {
+    static func zone(_ request: Request, _ context: AppRequestContext, calendar: CalendarService) async throws -> (TimeZone, CalendarPage.ZoneSource)
+    {
         if let profile = context.profileID, let own = try await calendar.timeZone(profile: profile) { return (own, .account) }
         if let name = context.cookies.value(zoneCookie, in: request).map({ $0.removingPercentEncoding ?? $0 }),
             let zone = CalendarService.zone(named: name)

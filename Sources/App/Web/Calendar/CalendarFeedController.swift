@@ -102,7 +102,8 @@ struct CalendarFeedController {
         query.unwatchedOnly = options.unwatchedOnly
         query.summaries = true
         let items = try await calendar.items(profile: profile, query)
-        let document = ICalendar(name: "PopcornSwirl: TV and films", events: items.map { Self.event($0, site: site, asAllDay: options.asAllDay, zone: zone) })
+        let document = ICalendar(
+            name: "PopcornSwirl: TV and films", events: items.map { Self.event($0, site: site, asAllDay: options.asAllDay, zone: zone) })
         // The validator names the events, not the moment they were written (`DTSTAMP`).
         let placeholder = Date(timeIntervalSince1970: 0)
         let unstamped = document.text(stamp: placeholder)

@@ -34,6 +34,7 @@ struct CalendarPage: Page {
         let isToday: Bool
         let isPast: Bool
         let items: [Item]
+        var hasItems: Bool { !items.isEmpty }
     }
 
     let chrome = Chrome("Calendar", tab: .shows, tvCredit: true)
@@ -65,6 +66,10 @@ struct CalendarPage: Page {
             let day = item.localDay(in: zone)
             let view = Self.item(item, zone: zone, now: now, returnTo: returnTo + "#day-\(day)")
             if byDay.last?.0 == day { byDay[byDay.count - 1].1.append(view) } else { byDay.append((day, [view])) }
+        }
+        // Today is always there, said empty when nothing airs.
+        if !byDay.isEmpty, !byDay.contains(where: { $0.0 == today }) {
+            byDay.insert((today, []), at: byDay.firstIndex { $0.0 > today } ?? byDay.count)
         }
         days = byDay.map { day, items in
             Day(
@@ -135,6 +140,7 @@ extension CalendarPage.Day: MustacheParent {
         case "isToday": isToday
         case "isPast": isPast
         case "items": items
+        case "hasItems": hasItems
         default: nil
         }
     }
