@@ -16,6 +16,9 @@ public struct AppServices: Sendable {
     /// A person's calendar (episodes of tracked shows, favourite films' releases) and its feed.
     public let calendar: CalendarService
     public let calendarFeeds: CalendarFeeds
+    /// Where people are told of episodes airing, and the worker telling them.
+    public let notificationTargets: NotificationTargets
+    public let notifications: NotificationWorker
     public let library: LibraryService
     public let diary: DiaryService
     public let customLists: CustomListService
@@ -108,6 +111,11 @@ public struct AppServices: Sendable {
         episodes = EpisodeService(database: database, clock: clock, lists: caches.episodeLists)
         calendar = CalendarService(database: database, clock: clock)
         calendarFeeds = CalendarFeeds(database: database, clock: clock)
+        notificationTargets = NotificationTargets(database: database, clock: clock, allowPrivate: config.notifyAllowPrivate)
+        let publicURL = config.publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        notifications = NotificationWorker(
+            database: database, calendar: calendar, poster: GuardedPoster(allowPrivate: config.notifyAllowPrivate), clock: clock, logger: logger,
+            episodeLink: { id in publicURL.map { $0 + Route.episode.link(id) } }, owner: instance)
         // OMDb's free key: 1,000 calls a day, counted in the database.
         let omdbUpstream = CachedUpstream(
             http: http, store: store,

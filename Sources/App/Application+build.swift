@@ -28,7 +28,8 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
                 ShutdownHooks(hooks: [flushImpressions] + onShutdown),
             ]
             + (services.config.importWorker ? [ImportWorker(imports: services.imports, logger: services.logger)] : [])
-            + (services.config.catalogWorker ? [services.catalogWorker, services.episodeRefresher] : []),
+            + (services.config.catalogWorker ? [services.catalogWorker, services.episodeRefresher] : [])
+            + (services.config.notificationWorker ? [services.notifications] : []),
         logger: services.logger
     )
 }
@@ -116,6 +117,9 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     ).register(on: pages)
     EpisodesController(actions: episodes, sessions: services.sessions, renderer: renderer).register(on: pages)
     CalendarController(calendar: services.calendar, renderer: renderer).register(on: pages)
+    NotificationsController(
+        accounts: services.accounts, targets: services.notificationTargets, worker: services.notifications, renderer: renderer
+    ).register(on: pages)
     SearchController(
         search: services.search, library: services.library, clock: services.clock, offers: services.offers,
         logger: services.logger, renderer: renderer

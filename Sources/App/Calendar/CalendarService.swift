@@ -232,8 +232,26 @@ public final class CalendarService: Sendable {
         guard !shows.isEmpty else { return [] }
         // A day either side: an all-day episode is stored at its day's start in UTC, which is
         // another day in far zones; `items` keeps the ones on the days asked.
+        let window: SQLQueryString =
+            "e.airs_at >= \(bind: from.addingTimeInterval(-86_400)) AND e.airs_at < \(bind: to.addingTimeInterval(86_400))"
+        return try await episodeItems(
+            profile: profile, shows: shows, where: window, summaries: query.summaries, premieresOnly: query.premieresOnly, on: sql)
+    }
+
+    /// One episode as the calendar has it, when its show is among `shows` (the person's tracked ones).
+    func episodeItem(_ id: Int, profile: UUID, shows: [Int: String]) async throws -> CalendarItem? {
+        guard !shows.isEmpty else { return nil }
+        return try await episodeItems(
+            profile: profile, shows: shows, where: "e.id = \(bind: id)", summaries: false, premieresOnly: false, on: database.sql
+        )
+        .first
+    }
+
+    private func episodeItems(
+        profile: UUID, shows: [Int: String], where condition: SQLQueryString, summaries: Bool, premieresOnly: Bool, on sql: any SQLDatabase
+    ) async throws -> [CalendarItem] {
         let ids = SQLGroupExpression(shows.keys.sorted().map { SQLBind($0) as any SQLExpression })
-        let summary: SQLQueryString = query.summaries ? "e.summary" : "NULL AS summary"
+        let summary: SQLQueryString = summaries ? "e.summary" : "NULL AS summary"
         let rows = try await sql.raw(
             """
             SELECT e.id, e.show_id, e.position, e.season, e.number, e.kind, e.name, e.airdate, e.airtime, e.airstamp, \
@@ -243,8 +261,7 @@ public final class CalendarService: Sendable {
             (SELECT MAX(y.season) FROM tv_episodes y WHERE y.show_id = e.show_id AND y.kind = 'regular') AS last_season \
             FROM tv_episodes e LEFT JOIN tv_episode_lists l ON l.show_id = e.show_id \
             LEFT JOIN tv_seasons s ON s.show_id = e.show_id AND s.number = e.season \
-            WHERE e.show_id IN \(ids) AND e.airs_at >= \(bind: from.addingTimeInterval(-86_400)) \
-            AND e.airs_at < \(bind: to.addingTimeInterval(86_400)) \
+            WHERE e.show_id IN \(ids) AND \(condition) \
             ORDER BY e.airs_at, e.show_id, e.position LIMIT 5000
             """
         ).all(decoding: EpisodeRow.self)
@@ -256,7 +273,7 @@ public final class CalendarService: Sendable {
                 kind: Episode.Kind(rawValue: row.kind) ?? .regular, name: row.name, airdate: row.airdate, airtime: row.airtime,
                 airstamp: row.airstamp, runtimeMinutes: row.runtime_minutes, summaryHTML: nil, imageMedium: row.image_url)
             let mark = Self.mark(row)
-            if query.premieresOnly, mark != .seasonPremiere, mark != .seriesPremiere { return nil }
+            if premieresOnly, mark != .seasonPremiere, mark != .seriesPremiere { return nil }
             guard let start = episode.airsAt else { return nil }
             let timed = episode.airstamp != nil
             return CalendarItem(

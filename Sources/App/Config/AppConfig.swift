@@ -26,6 +26,12 @@ public struct AppConfig: Sendable {
     /// `CATALOG_WORKER=0`: this server leaves the catalogue's background work (release years kept
     /// warm, details of titles saved by id) to the others sharing the database (`CatalogWorker`).
     public var catalogWorker = true
+    /// `NOTIFICATION_WORKER=0`: this server sends no notifications (the others sharing the
+    /// database do; each notice is claimed by one).
+    public var notificationWorker = true
+    /// `NOTIFY_ALLOW_PRIVATE=1`: notification targets may be on private, loopback or link-local
+    /// addresses and plain http (a home server's ntfy). Off: https to public addresses only.
+    public var notifyAllowPrivate = false
     /// `OFFLINE_POSTERS` / `OFFLINE_POSTER_MB`: the cap on posters each browser keeps for offline
     /// use (count, and MiB); the least recently used go first.
     public var offlinePosters = 400
@@ -101,6 +107,8 @@ public struct AppConfig: Sendable {
         if let flag = value("POPCORN_OFFLINE") { config.offline = ["1", "true", "yes"].contains(flag.lowercased()) }
         if let flag = value("IMPORT_WORKER") { config.importWorker = !["0", "false", "no"].contains(flag.lowercased()) }
         if let flag = value("CATALOG_WORKER") { config.catalogWorker = !["0", "false", "no"].contains(flag.lowercased()) }
+        if let flag = value("NOTIFICATION_WORKER") { config.notificationWorker = !["0", "false", "no"].contains(flag.lowercased()) }
+        if let flag = value("NOTIFY_ALLOW_PRIVATE") { config.notifyAllowPrivate = ["1", "true", "yes"].contains(flag.lowercased()) }
         for (name, range, keyPath) in [("OFFLINE_POSTERS", 1...5000, \AppConfig.offlinePosters), ("OFFLINE_POSTER_MB", 1...1000, \.offlinePosterMB)] {
             guard let raw = value(name) else { continue }
             guard let number = Int(raw), range.contains(number) else {

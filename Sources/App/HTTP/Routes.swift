@@ -101,6 +101,14 @@ enum Route: String, SiteRoute {
     case renewCalendarFeed = "POST /account/calendar-feed"
     case revokeCalendarFeed = "POST /account/calendar-feed/revoke"
     case saveTimeZone = "POST /account/time-zone"
+    /// Notification targets (ntfy, Gotify, Discord, webhook): the page, one added, its settings
+    /// saved, a test sent, resumed after a pause, removed.
+    case notifications = "GET /account/notifications"
+    case addNotificationTarget = "POST /account/notifications"
+    case saveNotificationTarget = "POST /account/notifications/:id"
+    case testNotificationTarget = "POST /account/notifications/:id/test"
+    case resumeNotificationTarget = "POST /account/notifications/:id/resume"
+    case removeNotificationTarget = "POST /account/notifications/:id/remove"
     case show = "GET /shows/:id"
     /// An episode's page (`:id` is TVMaze's episode id), and a person's change of it (a watch,
     /// unmarking, a rating); a season's or a whole show's aired episodes marked watched; Stopped and

@@ -21,7 +21,7 @@ struct MigrationSchemaTests {
             "App.CreateWatches", "App.IndexListFilters", "App.CreateCustomLists", "App.AddWatchDetails", "App.IndexStatistics",
             "App.IndexListSorts", "App.CreateImports", "App.CreateIdempotencyKeys", "App.CreateLeases", "App.IndexFavoritesByKind",
             "App.CreateWatchTallies", "App.CreateTitleIndex", "App.CreateCatalogRequests", "App.AddTitleState",
-            "App.HardenCountsAndImports", "App.CreateEpisodes", "App.AddShowStatus", "App.CreateCalendar",
+            "App.HardenCountsAndImports", "App.CreateEpisodes", "App.AddShowStatus", "App.CreateCalendar", "App.CreateNotifications",
         ]
         #expect(AppDatabase.migrations.map(\.name) == expected)
         // Fluent's default name, which older versions of these migrations were recorded under.

@@ -27,7 +27,8 @@ struct ShowTabsTests {
                 let upNext = try await client.get("/shows/up-next").text
                 let calendar = try await client.get("/shows/calendar").text
                 #expect(Self.tabs(shows) == ["Shows* /shows", "Up Next /shows/up-next", "Calendar /shows/calendar", "Favorites /shows/favorites"])
-                #expect(Self.tabs(favorites) == ["Shows /shows", "Up Next /shows/up-next", "Calendar /shows/calendar", "Favorites* /shows/favorites"])
+                #expect(
+                    Self.tabs(favorites) == ["Shows /shows", "Up Next /shows/up-next", "Calendar /shows/calendar", "Favorites* /shows/favorites"])
                 #expect(Self.tabs(upNext) == ["Shows /shows", "Up Next* /shows/up-next", "Calendar /shows/calendar", "Favorites /shows/favorites"])
                 #expect(Self.tabs(calendar) == ["Shows /shows", "Up Next /shows/up-next", "Calendar* /shows/calendar", "Favorites /shows/favorites"])
                 #expect(Self.tabs(search).count == 4)

@@ -36,5 +36,6 @@ extension AppDatabase {
         CreateEpisodes(),
         AddShowStatus(),
         CreateCalendar(),
+        CreateNotifications(),
     ]
 }

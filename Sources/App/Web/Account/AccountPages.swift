@@ -151,6 +151,7 @@ extension AccountPage {
         let revokeURL = Route.revokeCalendarFeed.path
         let zoneURL = Route.saveTimeZone.path
         let calendarURL = Route.calendar.path
+        let notificationsURL = Route.notifications.path
 
         init(feedSince: Date?, newFeedURL: String?, zone: TimeZone?) {
             hasFeed = feedSince != nil

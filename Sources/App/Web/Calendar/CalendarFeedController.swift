@@ -163,7 +163,7 @@ struct CalendarFeedController {
     /// An HTTP date (RFC 9110 §5.6.7, IMF-fixdate): `Sun, 06 Nov 1994 08:49:37 GMT`.
     static func httpDate(_ date: Date) -> String { httpDates.string(from: date) }
     static func httpDate(_ text: String) -> Date? { httpDates.date(from: text) }
-    nonisolated(unsafe) private static let httpDates: DateFormatter = {
+    private static let httpDates: DateFormatter = {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
