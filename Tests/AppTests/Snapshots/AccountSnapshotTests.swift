@@ -47,4 +47,26 @@ struct AccountSnapshotTests {
             }
         }
     }
+
+    @Test("Notifications: none yet, then a target that fails with its error and its deliveries")
+    func notifications() async throws {
+        try await TestApp.with { app in
+            let account = try await app.signedIn("ana")
+            try await app.test { client in
+                let empty = try await client.get("/account/notifications", cookie: account.cookie)
+                #expect(empty.text.contains("Add a target") && !empty.text.contains("Your targets"))
+                assertPage(empty, named: "notifications-empty")
+                // A target on the internet that this machine cannot reach: the test says why.
+                let made = try await app.services.notificationTargets.add(
+                    profile: account.profile, kind: .ntfy, url: "https://ntfy.invalid/my-shows", token: nil,
+                    settings: NotificationSettings(onAir: true, delayHours: 2, digest: true, digestHour: 8))
+                let report = try await client.postForm(
+                    Route.testNotificationTarget.link(made.target.id.uuidString.lowercased()), [], cookie: account.cookie)
+                #expect(report.text.contains("Test to ntfy · ntfy.invalid: ntfy.invalid does not resolve"))
+                let page = try await client.get("/account/notifications", cookie: account.cookie)
+                #expect(page.text.contains("Last error: ntfy.invalid does not resolve") && page.text.contains("Failed for a day") == false)
+                assertPage(page, named: "notifications-failing")
+            }
+        }
+    }
 }

@@ -86,7 +86,7 @@ struct NotificationsPage: Page {
         self.deliveries = deliveries.map {
             DeliveryRow(
                 when: UTCFormatters.moment.string(from: $0.sentAt ?? $0.dueAt), target: names[$0.targetID] ?? "", what: $0.what,
-                state: Self.stateWords($0.state, attempts: $0.attempts), answer: $0.answer)
+                state: Self.stateWords($0.state, attempts: $0.attempts, test: $0.kind == "test"), answer: $0.answer)
         }
         hasDeliveries = !deliveries.isEmpty
         self.notice = notice
@@ -121,8 +121,9 @@ struct NotificationsPage: Page {
         NotificationSettings.digestHours.map { Choice(value: String($0), label: ($0 < 10 ? "0" : "") + "\($0):00", selected: $0 == selected) }
     }
 
-    static func stateWords(_ state: String, attempts: Int) -> String {
+    static func stateWords(_ state: String, attempts: Int, test: Bool) -> String {
         switch state {
+        case "failed" where test: "Failed"
         case "sent": "Sent"
         case "skipped": "Not sent"
         case "folded": "In the digest"
