@@ -34,6 +34,8 @@ public struct CalendarItem: Sendable, Equatable {
     public var mark: Mark?
     /// The episode's summary as TVMaze gave it (untrusted HTML), when asked for.
     public var summaryHTML: String?
+    /// The day it falls on in the zone it was asked for (`CalendarService.items`).
+    public var shownDay = ""
 
     /// "Show – S02E05 – Title" (the feed's SUMMARY and the page's heading of it).
     public var fullTitle: String {
@@ -123,10 +125,21 @@ public final class CalendarService: Sendable {
 
     /// `yyyy-MM-dd` of `date` in `zone`.
     public static func day(of date: Date, in zone: TimeZone) -> String {
+        day(of: date, in: gregorian(zone))
+    }
+
+    static func gregorian(_ zone: TimeZone) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
+        return calendar
+    }
+
+    /// `yyyy-MM-dd` of `date` in the calendar's zone (one calendar for many dates: making one is
+    /// most of the cost).
+    static func day(of date: Date, in calendar: Calendar) -> String {
         let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year ?? 1970, c.month ?? 1, c.day ?? 1)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return String(c.year ?? 1970) + "-" + two(c.month ?? 1) + "-" + two(c.day ?? 1)
     }
 
     /// The day `offset` days from `day`.
@@ -193,10 +206,11 @@ public final class CalendarService: Sendable {
         var items = try await episodes(profile: profile, from: from, to: to, query: query, on: sql)
         if !query.premieresOnly { items += try await films(profile: profile, query: query, on: sql) }
         if query.unwatchedOnly { items.removeAll(where: \.watched) }
-        return items.filter { (query.from...query.to).contains($0.localDay(in: zone)) }
+        let calendar = Self.gregorian(zone)
+        for index in items.indices { items[index].shownDay = items[index].day ?? Self.day(of: items[index].start, in: calendar) }
+        return items.filter { (query.from...query.to).contains($0.shownDay) }
             .sorted { a, b in
-                let (dayA, dayB) = (a.localDay(in: zone), b.localDay(in: zone))
-                if dayA != dayB { return dayA < dayB }
+                if a.shownDay != b.shownDay { return a.shownDay < b.shownDay }
                 if a.allDay != b.allDay { return a.allDay }
                 if a.start != b.start { return a.start < b.start }
                 return (a.title, a.id) < (b.title, b.id)
@@ -256,9 +270,11 @@ public final class CalendarService: Sendable {
             """
             SELECT e.id, e.show_id, e.position, e.season, e.number, e.kind, e.name, e.airdate, e.airtime, e.airstamp, \
             e.runtime_minutes, e.image_url, \(summary), l.network, l.show_status, s.episode_order, s.end_date, \
-            (SELECT MAX(x.number) FROM tv_episodes x WHERE x.show_id = e.show_id AND x.season = e.season AND x.kind = 'regular') \
+            CASE WHEN s.episode_order IS NULL AND s.end_date IS NOT NULL THEN \
+            (SELECT MAX(x.number) FROM tv_episodes x WHERE x.show_id = e.show_id AND x.season = e.season AND x.kind = 'regular') END \
             AS last_number, \
-            (SELECT MAX(y.season) FROM tv_episodes y WHERE y.show_id = e.show_id AND y.kind = 'regular') AS last_season \
+            CASE WHEN l.show_status = 'Ended' THEN \
+            (SELECT MAX(y.season) FROM tv_episodes y WHERE y.show_id = e.show_id AND y.kind = 'regular') END AS last_season \
             FROM tv_episodes e LEFT JOIN tv_episode_lists l ON l.show_id = e.show_id \
             LEFT JOIN tv_seasons s ON s.show_id = e.show_id AND s.number = e.season \
             WHERE e.show_id IN \(ids) AND \(condition) \

@@ -34,6 +34,12 @@ public final class ChangeFeed: Sendable {
     let send: (@Sendable (String) async throws -> Void)?
     let logger: Logger
     private let sending = Atomic<Bool>(true)
+    /// Notices waiting to be sent, and whether a send is under way: notices published meanwhile go
+    /// in the next `NOTIFY` together, the same notice once (an import's thousands of saves of one
+    /// person are a few notices, not one per save).
+    private let outbox = Mutex<(lines: [String], sending: Bool)>(([], false))
+    /// A `NOTIFY` payload must stay under 8,000 bytes.
+    static let maxPayloadBytes = 7_000
 
     /// Whether notices are sent (a server that does not listen for the others' sends none either).
     var isSending: Bool {
@@ -57,20 +63,55 @@ public final class ChangeFeed: Sendable {
         deliver(change)
         guard let send, isSending, let payload = Self.encode(change) else { return }
         let line = "\(origin) \(payload)"
+        let starts = outbox.withLock { box -> Bool in
+            if !box.lines.contains(line) { box.lines.append(line) }
+            if box.sending { return false }
+            box.sending = true
+            return true
+        }
+        guard starts else { return }
         Task { [logger] in
-            do {
-                try await send(line)
-            } catch {
-                logger.warning("change not sent to the other servers", metadata: ["change": "\(payload)", "error": "\(error)"])
+            while true {
+                let batch = outbox.withLock { box -> [String] in
+                    let taken = box.lines
+                    box.lines = []
+                    if taken.isEmpty { box.sending = false }
+                    return taken
+                }
+                if batch.isEmpty { return }
+                for chunk in Self.chunks(batch) {
+                    do {
+                        try await send(chunk)
+                    } catch {
+                        logger.warning("changes not sent to the other servers", metadata: ["notices": "\(batch.count)", "error": "\(error)"])
+                    }
+                }
             }
         }
     }
 
-    /// A notice from the channel: applied unless it is this server's own.
-    func receive(_ line: String) {
-        let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
-        guard parts.count == 2, parts[0] != origin, let change = Self.decode(parts[1]) else { return }
-        deliver(change)
+    /// Notices joined by newlines into payloads under `maxPayloadBytes`.
+    static func chunks(_ lines: [String]) -> [String] {
+        var chunks: [String] = []
+        var current = ""
+        for line in lines {
+            if !current.isEmpty, current.utf8.count + 1 + line.utf8.count > maxPayloadBytes {
+                chunks.append(current)
+                current = ""
+            }
+            current += (current.isEmpty ? "" : "\n") + line
+        }
+        if !current.isEmpty { chunks.append(current) }
+        return chunks
+    }
+
+    /// A payload from the channel (one notice a line): each applied unless it is this server's own.
+    func receive(_ payload: String) {
+        for line in payload.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[0] != origin, let change = Self.decode(parts[1]) else { continue }
+            deliver(change)
+        }
     }
 
     func deliver(_ change: Change) {

@@ -24,7 +24,8 @@ struct CalendarController {
         var items: [CalendarItem] = []
         if let profile = context.profileID { items = try await calendar.items(profile: profile, CalendarQuery(from: from, to: to, zone: zone)) }
         let page = CalendarPage(
-            items: items, zone: zone, zoneSource: source, today: today, now: calendar.clock.now(), signedIn: context.isAccount)
+            items: items, zone: zone, zoneSource: source, today: today, now: calendar.clock.now(), signedIn: context.isAccount,
+            row: renderer.calendarRow)
         var response = try renderer.for(context).response(page)
         response.headers[.vary] = "Cookie"
         return response

@@ -128,7 +128,7 @@ struct CalendarFeedController {
         description.append(url)
         let time: ICalendar.Event.Time =
             if item.allDay || asAllDay {
-                .day(item.localDay(in: zone))
+                .day(item.shownDay.isEmpty ? item.localDay(in: zone) : item.shownDay)
             } else {
                 .span(start: item.start, end: item.end ?? item.start.addingTimeInterval(30 * 60))
             }

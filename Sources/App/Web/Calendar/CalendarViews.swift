@@ -7,7 +7,8 @@ struct CalendarPage: Page {
 
     enum ZoneSource { case account, browser, none }
 
-    struct Item {
+    /// An item's line, rendered once per distinct line (`Caches.cards`, `PageRenderer.calendarRow`).
+    struct Item: Hashable, Sendable {
         let id: String
         let isEpisode: Bool
         let title: String
@@ -33,8 +34,8 @@ struct CalendarPage: Page {
         let heading: String
         let isToday: Bool
         let isPast: Bool
-        let items: [Item]
-        var hasItems: Bool { !items.isEmpty }
+        let rows: [RenderedCard]
+        var hasItems: Bool { !rows.isEmpty }
     }
 
     let chrome = Chrome("Calendar", tab: .shows, tvCredit: true)
@@ -50,7 +51,11 @@ struct CalendarPage: Page {
     let accountURL = Route.account.path + "#calendar"
     let emptyMessage: String
 
-    init(items: [CalendarItem], zone: TimeZone, zoneSource: ZoneSource, today: String, now: Date, signedIn: Bool) {
+    /// `row` draws an item's line (`PageRenderer.calendarRow`).
+    init(
+        items: [CalendarItem], zone: TimeZone, zoneSource: ZoneSource, today: String, now: Date, signedIn: Bool,
+        row: (Item) -> String
+    ) {
         zoneName = zone.identifier
         zoneFromBrowser = zoneSource != .account
         zoneIsAccount = zoneSource == .account
@@ -61,10 +66,11 @@ struct CalendarPage: Page {
             case .none: "Days and times in UTC."
             }
         let returnTo = Route.calendar.path
-        var byDay: [(String, [Item])] = []
+        var byDay: [(String, [RenderedCard])] = []
+        let time = Date.FormatStyle(timeZone: zone).locale(Locale(identifier: "en_GB")).hour(.twoDigits(amPM: .omitted)).minute(.twoDigits)
         for item in items {
-            let day = item.localDay(in: zone)
-            let view = Self.item(item, zone: zone, now: now, returnTo: returnTo + "#day-\(day)")
+            let day = item.shownDay.isEmpty ? item.localDay(in: zone) : item.shownDay
+            let view = RenderedCard(html: row(Self.item(item, time: time, now: now, returnTo: returnTo + "#day-\(day)")))
             if byDay.last?.0 == day { byDay[byDay.count - 1].1.append(view) } else { byDay.append((day, [view])) }
         }
         // Today is always there, said empty when nothing airs.
@@ -74,7 +80,7 @@ struct CalendarPage: Page {
         days = byDay.map { day, items in
             Day(
                 anchor: "day-\(day)", heading: (day == today ? "Today · " : "") + (Formats.weekday(day) ?? day), isToday: day == today,
-                isPast: day < today, items: items)
+                isPast: day < today, rows: items)
         }
         hasDays = !days.isEmpty
         let first = CalendarService.day(today, plus: -7) ?? today
@@ -86,12 +92,8 @@ struct CalendarPage: Page {
             : "Your calendar lists the episodes of the shows you watch or keep in TV Favorites, and the release days of the films in your Favorites. Add a show to TV Favorites, or mark an episode watched, to begin."
     }
 
-    static func item(_ item: CalendarItem, zone: TimeZone, now: Date, returnTo: String) -> Item {
-        var timeText = "All day"
-        if !item.allDay {
-            let style = Date.FormatStyle(timeZone: zone).locale(Locale(identifier: "en_GB")).hour(.twoDigits(amPM: .omitted)).minute(.twoDigits)
-            timeText = item.start.formatted(style)
-        }
+    static func item(_ item: CalendarItem, time: Date.FormatStyle, now: Date, returnTo: String) -> Item {
+        let timeText = item.allDay ? "All day" : item.start.formatted(time)
         switch item.kind {
         case .movie:
             return Item(
@@ -139,7 +141,7 @@ extension CalendarPage.Day: MustacheParent {
         case "heading": heading
         case "isToday": isToday
         case "isPast": isPast
-        case "items": items
+        case "rows": rows
         case "hasItems": hasItems
         default: nil
         }

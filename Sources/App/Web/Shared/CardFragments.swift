@@ -8,6 +8,8 @@ enum CardKey: Hashable, Sendable {
     case show(ShowCardView)
     /// An episode's line in a show's list (a season is hundreds of them).
     case episode(EpisodeRowView)
+    /// An episode's or a film's line on the Calendar (300 shows put 600 on it).
+    case calendarItem(CalendarPage.Item)
 
     /// A card's bytes and a share for its key (the view's strings: about a third of the card).
     static func bytes(_ html: String) -> Int { html.utf8.count * 3 / 2 }

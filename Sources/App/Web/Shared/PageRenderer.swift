@@ -41,6 +41,10 @@ struct PageRenderer: Sendable {
         cards.value(.episode(view), bytes: CardKey.bytes) { library.render(view, withTemplate: "shows/episode_row") ?? "" }
     }
 
+    func calendarRow(_ view: CalendarPage.Item) -> String {
+        cards.value(.calendarItem(view), bytes: CardKey.bytes) { library.render(view, withTemplate: "shows/calendar_item") ?? "" }
+    }
+
     func html<P: Page>(_ page: P) throws -> String {
         LookupCheck.check(page: page)
         guard let html = library.render(page, withTemplate: P.template) else { throw RenderError.missingTemplate(P.template) }
