@@ -217,19 +217,8 @@ public final class CalendarService: Sendable {
             }
     }
 
-    private struct EpisodeRow: Decodable {
-        var id: Int
-        var show_id: Int
-        var position: Int
-        var season: Int
-        var number: Int?
-        var kind: String
-        var name: String
-        var airdate: String?
-        var airtime: String?
-        var airstamp: Date?
-        var runtime_minutes: Int?
-        var image_url: String?
+    /// What the calendar reads beside the episode's own columns (`EpisodeService.EpisodeRow`).
+    private struct Extras: Decodable {
         var summary: String?
         var network: String?
         var show_status: String?
@@ -280,33 +269,30 @@ public final class CalendarService: Sendable {
             WHERE e.show_id IN \(ids) AND \(condition) \
             ORDER BY e.airs_at, e.show_id, e.position LIMIT 5000
             """
-        ).all(decoding: EpisodeRow.self)
+        ).all().map { (try $0.decode(model: EpisodeService.EpisodeRow.self).episode, try $0.decode(model: Extras.self)) }
         guard !rows.isEmpty else { return [] }
-        let watched = try await watchedEpisodes(profile: profile, among: rows.map(\.id), on: sql)
-        return rows.compactMap { row in
-            let episode = Episode(
-                id: row.id, showID: row.show_id, position: row.position, season: row.season, number: row.number,
-                kind: Episode.Kind(rawValue: row.kind) ?? .regular, name: row.name, airdate: row.airdate, airtime: row.airtime,
-                airstamp: row.airstamp, runtimeMinutes: row.runtime_minutes, summaryHTML: nil, imageMedium: row.image_url)
-            let mark = Self.mark(row)
+        let watched = try await watchedEpisodes(profile: profile, among: rows.map(\.0.id), on: sql)
+        return rows.compactMap { episode, row in
+            let mark = Self.mark(episode, row)
             if premieresOnly, mark != .seasonPremiere, mark != .seriesPremiere { return nil }
             guard let start = episode.airsAt else { return nil }
             let timed = episode.airstamp != nil
             return CalendarItem(
-                kind: .episode, id: episode.id, title: shows[row.show_id] ?? "", showID: row.show_id, episode: episode, network: row.network,
-                start: start, end: timed ? row.runtime_minutes.map { start.addingTimeInterval(Double($0) * 60) } : nil, allDay: !timed,
+                kind: .episode, id: episode.id, title: shows[episode.showID] ?? "", showID: episode.showID, episode: episode,
+                network: row.network, start: start, end: timed ? episode.runtimeMinutes.map { start.addingTimeInterval(Double($0) * 60) } : nil,
+                allDay: !timed,
                 day: timed ? nil : episode.airdate, watched: watched.contains(episode.id), mark: mark, summaryHTML: row.summary)
         }
     }
 
-    private static func mark(_ row: EpisodeRow) -> CalendarItem.Mark? {
-        guard row.kind == Episode.Kind.regular.rawValue, let number = row.number else { return nil }
-        if number == 1 { return row.season == 1 ? .seriesPremiere : .seasonPremiere }
+    private static func mark(_ episode: Episode, _ row: Extras) -> CalendarItem.Mark? {
+        guard episode.kind == .regular, let number = episode.number else { return nil }
+        if number == 1 { return episode.season == 1 ? .seriesPremiere : .seasonPremiere }
         // The season's last: its announced order when TVMaze gives one, else its last listed episode
         // once the season has an end date (a running season's last listed episode is no finale).
         let last = row.episode_order ?? (row.end_date != nil ? row.last_number : nil)
         guard let last, number == last else { return nil }
-        return row.show_status == "Ended" && row.season == row.last_season ? .seriesFinale : .seasonFinale
+        return row.show_status == "Ended" && episode.season == row.last_season ? .seriesFinale : .seasonFinale
     }
 
     private func watchedEpisodes(profile: UUID, among ids: [Int], on sql: any SQLDatabase) async throws -> Set<Int> {
