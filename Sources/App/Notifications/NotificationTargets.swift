@@ -36,6 +36,15 @@ public struct NotificationTarget: Sendable, Equatable {
     public var failingSince: Date?
     /// Paused after a week of failures; nothing is sent until the person resumes it.
     public var pausedAt: Date?
+
+    /// The address as the settings page shows it: without its query (a token may ride there), and
+    /// a Discord webhook's cut short (its address is its secret).
+    public var shownAddress: String {
+        guard var parts = URLComponents(string: url) else { return url }
+        parts.query = nil
+        if kind == .discord { parts.path = String(parts.path.prefix(24)) + "…" }
+        return parts.string ?? url
+    }
 }
 
 /// When a target is told.

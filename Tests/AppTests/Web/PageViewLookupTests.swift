@@ -144,10 +144,11 @@ struct PageViewLookupTests {
                 day: "2026-11-21", watched: false, mark: nil, summaryHTML: nil),
         ]
         let page = CalendarPage(
-            items: items, zone: TimeZone(identifier: "Europe/Paris")!, zoneSource: .browser, today: "2026-11-18", now: Self.now, signedIn: true,
+            items: items, zone: TimeZone(identifier: "Europe/Paris")!, zoneSource: .browser, today: "2026-11-17", now: Self.now, signedIn: true,
             row: { "<li>\($0.title)</li>" })
         Check.expectLookupMatchesReflection(page, fields: 11)
-        #expect(page.days.count == 3, "today, with nothing, among the days with items")
+        #expect(page.days.map(\.anchor) == ["day-2026-11-17", "day-2026-11-18", "day-2026-11-21"], "today, with nothing, before the days with items")
+        #expect(page.days.map(\.hasItems) == [false, true, true])
         for day in page.days { Check.expectLookupMatchesReflection(day, fields: 5) }
         let time = Date.FormatStyle(timeZone: TimeZone(identifier: "Europe/Paris")!).hour().minute()
         for item in items { Check.expectLookupMatchesReflection(CalendarPage.item(item, time: time, now: Self.now, returnTo: "/"), fields: 18) }

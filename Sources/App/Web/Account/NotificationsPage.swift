@@ -75,7 +75,7 @@ struct NotificationsPage: Page {
                 status = "Nothing sent yet."
             }
             return TargetRow(
-                id: id, name: target.name, kindLabel: target.kind.label, address: Self.shown(target.url), onAir: target.settings.onAir,
+                id: id, name: target.name, kindLabel: target.kind.label, address: target.shownAddress, onAir: target.settings.onAir,
                 digest: target.settings.digest, delays: Self.delayChoices(target.settings.delayHours),
                 hours: Self.hourChoices(target.settings.digestHour), isPaused: target.pausedAt != nil, statusText: status,
                 lastError: target.lastError, saveURL: Route.saveNotificationTarget.link(id), testURL: Route.testNotificationTarget.link(id),
@@ -100,15 +100,6 @@ struct NotificationsPage: Page {
             allowsPrivate
             ? "https:// or http:// (this server allows addresses on your own network)."
             : "An https:// address on the internet (not one on a private network)."
-    }
-
-    /// The address without its query (a token may ride there).
-    static func shown(_ url: String) -> String {
-        guard var parts = URLComponents(string: url) else { return url }
-        parts.query = nil
-        // A Discord webhook's address is its secret: show its start only.
-        if parts.path.hasPrefix("/api/webhooks/") { parts.path = String(parts.path.prefix(24)) + "…" }
-        return parts.string ?? url
     }
 
     static func delayChoices(_ selected: Int) -> [Choice] {
