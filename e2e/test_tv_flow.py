@@ -194,11 +194,11 @@ def test_tv_favorites_lists_saved_shows_deletes_in_place_and_opens_details(app, 
 
     browser.get(app.url("/shows"))
     tabs = lambda d: [(a.text, a.get_attribute("aria-current")) for a in d.find_elements(By.CSS_SELECTOR, "nav.show-tabs a")]
-    assert tabs(browser) == [("Shows", "page"), ("Up Next", None), ("Favorites", None)]
+    assert tabs(browser) == [("Shows", "page"), ("Up Next", None), ("Calendar", None), ("Favorites", None)]
     click(browser, wait_for(browser, 'nav.show-tabs a[href="/shows/favorites"]'))
     until(browser, lambda d: d.current_url.endswith("/shows/favorites"))
     assert browser.find_element(By.TAG_NAME, "h1").text == "TV Favorites"
-    assert tabs(browser) == [("Shows", None), ("Up Next", None), ("Favorites", "page")]
+    assert tabs(browser) == [("Shows", None), ("Up Next", None), ("Calendar", None), ("Favorites", "page")]
     wait_for(browser, ".shows-grid .show-card")
     # A show saved while TVMaze's allowance is spent (earlier tests' show pages) is kept under a
     # stand-in name, its details to come, and the catalogue worker asks for it within seconds.
