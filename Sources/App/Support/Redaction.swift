@@ -2,7 +2,8 @@ import Foundation
 import Logging
 
 /// Secrets never reach a log line: query parameters that carry keys or tokens (OMDb's `apikey`
-/// among them), bearer tokens, and PopcornSwirl's own `ps_…` API tokens are replaced by `REDACTED`
+/// among them), bearer tokens, PopcornSwirl's own `ps_…` API tokens, calendar feed tokens in
+/// paths, webhook secrets and Discord webhook addresses are replaced by `REDACTED`
 /// in every message and metadata value (see `RedactingLogHandler`).
 enum Redaction {
     static let marker = "REDACTED"
@@ -10,12 +11,23 @@ enum Redaction {
         pattern: #"(?i)\b(apikey|api_key|key|token|access_token|password|secret|csrf)=[^&\s"'<>]+"#)
     private static let bearer = try! NSRegularExpression(pattern: #"(?i)\bBearer\s+[A-Za-z0-9._~+/=-]+"#)
     private static let apiToken = try! NSRegularExpression(pattern: #"\bps_[A-Za-z0-9_-]{20,}"#)
+    /// A calendar feed's address is its secret (`/calendar/<token>.ics`), as are a webhook's signing
+    /// secret and a Discord webhook's address.
+    private static let feedPath = try! NSRegularExpression(pattern: #"/calendar/[A-Za-z0-9_-]{20,}"#)
+    private static let webhookSecret = try! NSRegularExpression(pattern: #"\bwhsec_[A-Za-z0-9_-]{20,}"#)
+    private static let discordHook = try! NSRegularExpression(pattern: #"/api/webhooks/([0-9]+)/[A-Za-z0-9_.-]+"#)
 
     static func redact(_ text: String) -> String {
         // Most lines carry nothing to hide: skip the regular expressions for them.
-        guard text.contains("=") || text.contains("Bearer") || text.contains("ps_") else { return text }
+        guard
+            text.contains("=") || text.contains("Bearer") || text.contains("ps_") || text.contains("/calendar/") || text.contains("whsec_")
+                || text.contains("/webhooks/")
+        else { return text }
         var result = text
-        for (expression, template) in [(secretParameter, "$1=\(marker)"), (bearer, "Bearer \(marker)"), (apiToken, "ps_\(marker)")] {
+        for (expression, template) in [
+            (secretParameter, "$1=\(marker)"), (bearer, "Bearer \(marker)"), (apiToken, "ps_\(marker)"), (feedPath, "/calendar/\(marker)"),
+            (webhookSecret, "whsec_\(marker)"), (discordHook, "/api/webhooks/$1/\(marker)"),
+        ] {
             result = expression.stringByReplacingMatches(
                 in: result, range: NSRange(result.startIndex..., in: result), withTemplate: template)
         }

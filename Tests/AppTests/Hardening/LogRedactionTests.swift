@@ -35,6 +35,10 @@ struct LogRedactionTests {
         #expect(!line.contains("abc123secret") && !line.contains("ps_AbCdEf") && !line.contains("hunter2"))
         #expect(line.contains("t=Up&apikey=REDACTED&y=2009"))
         #expect(Redaction.redact("search failed for Up (2009)") == "search failed for Up (2009)")
+        let feed = Redaction.redact("request failed path=/calendar/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde.ics")
+        #expect(feed == "request failed path=/calendar/REDACTED.ics")
+        let hooks = Redaction.redact("sent to https://discord.com/api/webhooks/123456/SeCrEt-ToKeN.abc with whsec_AbCdEfGhIjKlMnOpQrStUv")
+        #expect(hooks == "sent to https://discord.com/api/webhooks/123456/REDACTED with whsec_REDACTED")
     }
 
     @Test("the services log through the redaction whatever handler they are given: an OMDb URL keeps its host, loses its key")
