@@ -8,7 +8,7 @@ extension APIController {
     func getCalendar(_ input: Operations.GetCalendar.Input) async throws -> Operations.GetCalendar.Output {
         guard let profile = APIScope.session?.existing else { return .unauthorized(APIRefusal.signInResponse) }
         func bad(_ detail: String) -> Operations.GetCalendar.Output { .badRequest(.init(body: .applicationProblemJson(.badRequest(detail)))) }
-        var zone = try await calendar.timeZone(profile: profile) ?? TimeZone(identifier: "UTC")!
+        var zone = try await calendar.zone(profile: profile)
         if let name = input.query.timeZone {
             guard let asked = CalendarService.zone(named: name) else {
                 return bad("timeZone “\(name.prefix(64))” is not a time zone: send an IANA name such as Europe/Paris.")

@@ -114,7 +114,9 @@ struct CalendarFeedAnswer: Sendable {
     let body: String
     let etag: String
     let lastModified: Date
+    /// The person's day it was made on, in their zone: the feed's window moves at their midnight.
     let day: String
+    let zone: TimeZone
 
     var bytes: Int { body.utf8.count + shows.count * 16 + 200 }
 }

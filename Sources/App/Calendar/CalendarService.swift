@@ -96,6 +96,11 @@ public final class CalendarService: Sendable {
         return row?.time_zone.flatMap(TimeZone.init(identifier:))
     }
 
+    /// The zone a person's days are in when no browser says: their own, else UTC.
+    public func zone(profile: UUID) async throws -> TimeZone {
+        try await timeZone(profile: profile) ?? TimeZone(identifier: "UTC")!
+    }
+
     /// Sets (or clears, nil) the person's time zone. Throws `.invalid` for a name that is no zone.
     public func setTimeZone(_ identifier: String?, profile: UUID) async throws(CalendarError) {
         var chosen: String?

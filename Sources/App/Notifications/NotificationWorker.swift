@@ -86,7 +86,7 @@ public struct NotificationWorker: Service {
         var planned = 0
         for target in try await activeTargets() {
             let sql = try database.sql
-            let zone = try await calendar.timeZone(profile: target.profile) ?? TimeZone(identifier: "UTC")!
+            let zone = try await calendar.zone(profile: target.profile)
             if target.settings.onAir {
                 let delay = TimeInterval(target.settings.delayHours * 3600)
                 let shows = try await calendar.trackedShows(profile: target.profile, on: sql)
@@ -221,7 +221,7 @@ public struct NotificationWorker: Service {
             return NotificationMessage.episodes(
                 [item], event: .airing, deliveryID: delivery.id, now: clock.now(), link: episodeLink, delayHours: target.settings.delayHours)
         case "digest":
-            let zone = try await calendar.timeZone(profile: delivery.profile_id) ?? TimeZone(identifier: "UTC")!
+            let zone = try await calendar.zone(profile: delivery.profile_id)
             var query = CalendarQuery(from: delivery.subject, to: delivery.subject, zone: zone)
             query.unwatchedOnly = true
             let items = try await calendar.items(profile: delivery.profile_id, query).filter { $0.kind == .episode }

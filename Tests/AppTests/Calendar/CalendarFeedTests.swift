@@ -118,6 +118,31 @@ struct CalendarFeedTests {
         }
     }
 
+    @Test("a kept feed follows its person's day: in Auckland, their midnight (11:00 UTC) moves the window though the UTC day has not changed")
+    func keptFeedFollowsThePersonsDay() async throws {
+        // 2026-11-18T10:30:00Z: 23:30 on the 18th in Auckland.
+        try await TestApp.with(clock: ManualClock(Date(timeIntervalSince1970: 1_794_997_800))) { app in
+            let person = try await Self.watcher(app)
+            try await app.services.calendar.setTimeZone("Pacific/Auckland", profile: person.profile)
+            // An episode at 12:00 UTC on the 18th: 01:00 on the 19th in Auckland.
+            let episode = Episode(
+                id: 9_000_002, showID: person.show.id, position: 500, season: 30, number: 1, kind: .regular, name: "Tomorrow there",
+                airdate: "2026-11-19", airtime: "01:00", airstamp: Date(timeIntervalSince1970: 1_795_003_200), runtimeMinutes: 25,
+                summaryHTML: nil, imageMedium: nil)
+            var list = try TVMazeDecoder.episodes(
+                showID: EpisodeTests.pokemon, embed: Fixtures.data("tvmaze/answers/show-590-embed.json"), specials: nil)
+            list.episodes.append(episode)
+            try await app.services.episodeCatalog.store(list, source: .tvmaze, fetchedAt: app.clock.now().addingTimeInterval(3600))
+            try await app.test { client in
+                let path = try Self.feedPath(try await client.sendJSON("/api/v1/calendar/feed", method: .post, "", cookie: person.cookie))
+                let today = path + "?pastDays=0&futureDays=0"
+                #expect(try await client.get(today, browser: false).text.contains("9000002") == false, "the 18th there: not yet")
+                app.clock.advance(3600)  // 11:30 UTC, still the 18th in UTC; 00:30 on the 19th in Auckland
+                #expect(try await client.get(today, browser: false).text.contains("UID:episode-9000002@popcornswirl"))
+            }
+        }
+    }
+
     @Test("a deleted account's feed answers 404 at once; a visitor gets no feed (403), nobody 401")
     func whoHasAFeed() async throws {
         try await TestApp.with { app in

@@ -61,7 +61,7 @@ struct CalendarFeedController {
     }
 
     func feed(_ request: Request, _ context: AppRequestContext, head: Bool) async throws -> Response {
-        guard let id = context.parameters.get("id"), id.hasSuffix(".ics") else { return Self.text(.notFound, "No such calendar feed.") }
+        guard let id = context.parameters.get("id"), id.hasSuffix(".ics") else { return HealthController.text(.notFound, "No such calendar feed.\n") }
         let token = String(id.dropLast(4))
         let options: Options
         do {
@@ -69,20 +69,22 @@ struct CalendarFeedController {
             for (name, value) in request.uri.queryParameters { query[String(name)] = String(value) }
             options = try Options.parse(query)
         } catch {
-            return Self.text(.badRequest, error.message)
+            return HealthController.text(.badRequest, error.message + "\n")
         }
         let site = SiteAddress.of(publicURL: publicURL, request: request, secure: context.cookies.secure)
         let key = CalendarFeedKey(tokenHash: SessionService.hash(token), options: options.key, site: site)
         let now = clock.now()
-        let today = DiaryService.today(now)
-        let kept = answers.get(key) { $0.day == today && now.timeIntervalSince($0.lastModified) < Self.keptFor }
+        let kept = answers.get(key) {
+            $0.day == CalendarService.day(of: now, in: $0.zone) && now.timeIntervalSince($0.lastModified) < Self.keptFor
+        }
         let answer: CalendarFeedAnswer
         if let kept {
             answer = kept
         } else {
             let heard = changes.current
             guard let made = try await make(token: token, options: options, site: site, now: now) else {
-                return Self.text(.notFound, "No such calendar feed: it was turned off or renewed. Copy its new address from your account page.")
+                return HealthController.text(
+                    .notFound, "No such calendar feed: it was turned off or renewed. Copy its new address from your account page.\n")
             }
             answer = made
             if changes.current == heard { answers.put(key, made, bytes: made.bytes) }
@@ -93,7 +95,7 @@ struct CalendarFeedController {
     /// The feed's answer, read from the database; nil for a token that is no feed.
     func make(token: String, options: Options, site: String, now: Date) async throws -> CalendarFeedAnswer? {
         guard let profile = try await feeds.profile(token: token) else { return nil }
-        let zone = try await calendar.timeZone(profile: profile) ?? TimeZone(identifier: "UTC")!
+        let zone = try await calendar.zone(profile: profile)
         let today = CalendarService.day(of: now, in: zone)
         guard let from = CalendarService.day(today, plus: -options.pastDays), let to = CalendarService.day(today, plus: options.futureDays)
         else { return nil }
@@ -110,7 +112,7 @@ struct CalendarFeedController {
         let etag = "\"" + TextDigest.hex(unstamped).prefix(32) + "\""
         let body = unstamped.replacingOccurrences(of: "DTSTAMP:" + ICalendar.utc(placeholder), with: "DTSTAMP:" + ICalendar.utc(now))
         return CalendarFeedAnswer(
-            profile: profile, shows: Set(items.compactMap(\.showID)), body: body, etag: etag, lastModified: now, day: DiaryService.today(now))
+            profile: profile, shows: Set(items.compactMap(\.showID)), body: body, etag: etag, lastModified: now, day: today, zone: zone)
     }
 
     static func event(_ item: CalendarItem, site: String, asAllDay: Bool, zone: TimeZone) -> ICalendar.Event {
@@ -170,11 +172,4 @@ struct CalendarFeedController {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         return formatter
     }()
-
-    static func text(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/plain; charset=utf-8"
-        headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
-    }
 }
