@@ -103,7 +103,14 @@ public struct NotificationWorker: Service {
                         AND airstamp > \(bind: since) AND airstamp <= \(bind: now.addingTimeInterval(-delay)) LIMIT 500
                         """
                     ).all(decoding: Aired.self)
-                    for episode in aired {
+                    // Each round sees the last day's airings again: those planned already cost one
+                    // read here, not a write each (the unique key would refuse them anyway).
+                    struct Planned: Decodable { var subject: String }
+                    let known = Set(
+                        try await sql.select().column("subject").from("notification_deliveries").where("target_id", .equal, SQLBind(target.id))
+                            .where("kind", .equal, SQLBind("episode")).where("due_at", .greaterThan, SQLBind(since))
+                            .all(decoding: Planned.self).map(\.subject))
+                    for episode in aired where !known.contains(String(episode.id)) {
                         let due = episode.airstamp.addingTimeInterval(delay)
                         // With a digest chosen, nothing at night: the episode is in the next digest.
                         let hour = Calendar.hour(of: due, in: zone)
