@@ -19,6 +19,9 @@ public struct AppServices: Sendable {
     /// Where people are told of episodes airing, and the worker telling them.
     public let notificationTargets: NotificationTargets
     public let notifications: NotificationWorker
+    /// Media servers' integration URLs and events, and the worker turning events into watches.
+    public let integrations: Integrations
+    public let integrationWorker: IntegrationWorker
     public let library: LibraryService
     public let diary: DiaryService
     public let customLists: CustomListService
@@ -157,8 +160,13 @@ public struct AppServices: Sendable {
         episodeRefresher = EpisodeRefresher(
             catalog: episodeCatalog, leases: Leases(database: database, clock: clock, owner: instance), logger: logger)
         let importStore = ImportStore(database: database, clock: clock)
+        let matcher = TitleMatcher(search: search, shows: shows, omdb: omdb, kept: kept, database: database, clock: clock)
+        integrations = Integrations(database: database, clock: clock)
+        integrationWorker = IntegrationWorker(
+            integrations: integrations, database: database, matcher: matcher, titles: titles, shows: shows, episodeCatalog: episodeCatalog,
+            episodes: episodes, library: library, diary: diary, calendar: calendar, metrics: metrics, clock: clock, logger: logger)
         imports = ImportService(
-            store: importStore, matcher: TitleMatcher(search: search, shows: shows, omdb: omdb, kept: kept, database: database, clock: clock),
+            store: importStore, matcher: matcher,
             landing: ImportLanding(
                 library: library, diary: diary, lists: customLists, episodes: episodes, episodeCatalog: episodeCatalog, store: importStore),
             titles: titles,

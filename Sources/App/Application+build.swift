@@ -27,7 +27,8 @@ public func buildApplication(services: AppServices, onShutdown: [@Sendable () as
                     owner: services.instance),
                 ShutdownHooks(hooks: [flushImpressions] + onShutdown),
             ]
-            + (services.config.importWorker ? [ImportWorker(imports: services.imports, logger: services.logger)] : [])
+            + (services.config.importWorker
+                ? [ImportWorker(imports: services.imports, logger: services.logger), services.integrationWorker] as [any Service] : [])
             + (services.config.catalogWorker ? [services.catalogWorker, services.episodeRefresher] : [])
             + (services.config.notificationWorker ? [services.notifications] : []),
         logger: services.logger
@@ -86,6 +87,8 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
         calendar: services.calendar, feeds: services.calendarFeeds, answers: services.caches.calendarFeeds,
         changes: services.caches.calendarChanges, publicURL: services.config.publicURL, clock: services.clock
     ).register(on: router)
+    // Media servers post their events to a private URL: no session either.
+    IntegrationReceiver(integrations: services.integrations, worker: services.integrationWorker, logger: services.logger).register(on: router)
     router.add(middleware: VisitorMiddleware(sessions: services.sessions, visitors: services.visitorIDs))
     let apiRoutes = try APIRoutes.load()
     router.add(middleware: APIMethodMiddleware(routes: apiRoutes))

@@ -20,8 +20,9 @@ public struct AppConfig: Sendable {
     public var imageBaseURL: String?
     /// `POPCORN_OFFLINE=1`: never call upstream; serve the cache and the bundled catalogue.
     public var offline: Bool = false
-    /// `IMPORT_WORKER=0`: this server works on no import (another server sharing the database
-    /// does); uploads are still taken.
+    /// `IMPORT_WORKER=0`: this server works on no import and sweeps no media-server event
+    /// (another server sharing the database does); uploads and events are still taken, and an
+    /// event received is still started at once.
     public var importWorker = true
     /// `CATALOG_WORKER=0`: this server leaves the catalogue's background work (release years kept
     /// warm, details of titles saved by id) to the others sharing the database (`CatalogWorker`).

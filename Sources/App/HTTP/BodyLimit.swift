@@ -14,8 +14,13 @@ struct BodyLimitMiddleware: RouterMiddleware {
     static var importMaxBytes: Int { 32 << 20 }
 
     /// The limit for this request: the import upload's, or everyone else's.
+    /// A media server's webhook may carry a thumbnail (read past, not kept: `IntegrationReceiver`).
     static func limit(_ request: Request) -> Int {
-        request.method == .post && Route.startImport.matches(Substring(request.uri.path)) ? importMaxBytes : maxBytes
+        guard request.method == .post else { return maxBytes }
+        let path = Substring(request.uri.path)
+        if Route.startImport.matches(path) { return importMaxBytes }
+        if Route.integrationEvent.matches(path) { return IntegrationReceiver.maxBodyBytes }
+        return maxBytes
     }
 
     func handle(

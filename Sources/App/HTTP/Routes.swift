@@ -109,6 +109,15 @@ enum Route: String, SiteRoute {
     case testNotificationTarget = "POST /account/notifications/:id/test"
     case resumeNotificationTarget = "POST /account/notifications/:id/resume"
     case removeNotificationTarget = "POST /account/notifications/:id/remove"
+    /// Media servers (Plex, Jellyfin, Emby, Kodi, anything through `generic`): the receiving URL
+    /// (`:id` is the integration's private token; no session), the person's Integrations page,
+    /// one added, its settings saved, revoked, and a waiting event's title chosen (Needs review).
+    case integrationEvent = "POST /integrations/:kind/:id"
+    case integrations = "GET /account/integrations"
+    case addIntegration = "POST /account/integrations"
+    case saveIntegration = "POST /account/integrations/:id"
+    case revokeIntegration = "POST /account/integrations/:id/revoke"
+    case chooseIntegrationTitle = "POST /account/integrations/events/:id/choose"
     case show = "GET /shows/:id"
     /// An episode's page (`:id` is TVMaze's episode id), and a person's change of it (a watch,
     /// unmarking, a rating); a season's or a whole show's aired episodes marked watched; Stopped and
@@ -218,6 +227,10 @@ extension Route {
     static func showFavoritesPage(_ page: Int) -> String { showFavorites.link(query: ["page": "\(page)"]) }
     static func upNextPage(_ filter: UpNextFilter, page: Int = 1) -> String {
         upNext.link(query: ["filter": filter == .toWatch ? nil : filter.rawValue, "page": page > 1 ? String(page) : nil])
+    }
+    /// An integration's receiving URL on this site.
+    static func integrationURL(base: String, kind: IntegrationKind, token: String) -> String {
+        base + integrationEvent.link(token).replacingOccurrences(of: ":kind", with: kind.rawValue)
     }
     /// The feed's address on this site (`base`: `https://host`, no trailing slash).
     static func calendarFeedURL(base: String, token: String) -> String { base + calendarFeed.link(token + ".ics") }

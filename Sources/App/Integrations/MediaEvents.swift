@@ -46,7 +46,7 @@ public struct ExternalIDs: Sendable, Equatable {
 
 /// One event from a media server, whatever its format: what was played and what happened.
 public struct MediaEvent: Sendable, Equatable {
-    public enum Action: String, Sendable {
+    public enum Action: String, Sendable, Codable {
         /// The server says it was watched (a scrobble, played to completion, marked played).
         case watched
         /// Played partway (`progress` says how far).
@@ -57,7 +57,7 @@ public struct MediaEvent: Sendable, Equatable {
         case ignored
     }
 
-    public enum MediaType: String, Sendable { case movie, episode }
+    public enum MediaType: String, Sendable, Codable { case movie, episode }
 
     public var action: Action
     public var type: MediaType?
@@ -81,7 +81,16 @@ public struct MediaEvent: Sendable, Equatable {
     /// The server's user (Plex `Account.title`, Jellyfin `NotificationUsername`, Emby `User.Name`).
     public var user: String?
     public var watchedAt: Date?
+    /// The server's own id of the item, and of its show (Plex `ratingKey`/`grandparentRatingKey`,
+    /// Jellyfin and Emby `ItemId`/`SeriesId`): what a person's choice of title is remembered by.
+    public var serverItemID: String?
+    public var serverShowID: String?
+    /// The day the episode or film first aired (`yyyy-MM-dd`): a daily show's episode is found by it.
+    public var aired: String?
 }
+
+extension MediaEvent: Codable {}
+extension ExternalIDs: Codable {}
 
 /// Why a body is no event.
 public struct MediaEventError: Error, Sendable, Equatable {
@@ -120,6 +129,15 @@ enum JSONFields {
     }
 
     static func object(_ value: Any?) -> [String: Any]? { value as? [String: Any] }
+
+    /// `yyyy-MM-dd` from a day or an ISO 8601 moment (`2008-01-27T05:00:00.0000000Z`); nil for
+    /// anything else, and for .NET's "never" (`0001-01-01`).
+    static func day(_ value: Any?) -> String? {
+        guard let text = string(value), text.count >= 10 else { return nil }
+        let day = String(text.prefix(10))
+        guard UTCFormatters.noon(ofDay: day) != nil, !day.hasPrefix("0001-") else { return nil }
+        return day
+    }
 }
 
 /// The formats media servers send, each turned into a `MediaEvent`.
@@ -149,7 +167,10 @@ enum MediaEventFormats {
         }
         result.title = JSONFields.string(metadata["title"])
         result.year = JSONFields.int(metadata["year"])
+        result.serverItemID = JSONFields.string(metadata["ratingKey"])
+        result.aired = JSONFields.day(metadata["originallyAvailableAt"])
         if result.type == .episode {
+            result.serverShowID = JSONFields.string(metadata["grandparentRatingKey"]) ?? JSONFields.string(metadata["grandparentGuid"])
             result.show = JSONFields.string(metadata["grandparentTitle"])
             result.season = JSONFields.int(metadata["parentIndex"])
             result.episode = JSONFields.int(metadata["index"])
@@ -200,6 +221,9 @@ enum MediaEventFormats {
         }
         result.title = JSONFields.string(body["Name"]).map(Self.unescapeHTML)
         result.year = JSONFields.int(body["Year"])
+        result.serverItemID = JSONFields.string(body["ItemId"]).map(Self.plainGUID)
+        result.serverShowID = JSONFields.string(body["SeriesId"]).map(Self.plainGUID)
+        result.aired = JSONFields.day(body["PremiereDate"])
         if result.type == .episode {
             result.show = JSONFields.string(body["SeriesName"]).map(Self.unescapeHTML)
             result.season = JSONFields.int(body["SeasonNumber"])
@@ -242,6 +266,9 @@ enum MediaEventFormats {
         result.title = JSONFields.string(item["Name"])
         result.year = JSONFields.int(item["ProductionYear"])
         result.ids = ExternalIDs(providers: JSONFields.object(item["ProviderIds"]) ?? [:])
+        result.serverItemID = JSONFields.string(item["Id"])
+        result.serverShowID = JSONFields.string(item["SeriesId"])
+        result.aired = JSONFields.day(item["PremiereDate"])
         if result.type == .episode {
             let series = JSONFields.object(body["Series"])
             result.show = JSONFields.string(series?["Name"]) ?? JSONFields.string(item["SeriesName"])
@@ -276,6 +303,9 @@ enum MediaEventFormats {
         result.title = JSONFields.string(item["Name"])
         result.year = JSONFields.int(item["ProductionYear"])
         result.ids = ExternalIDs(providers: JSONFields.object(item["ProviderIds"]) ?? [:])
+        result.serverItemID = JSONFields.string(item["Id"])
+        result.serverShowID = JSONFields.string(item["SeriesId"])
+        result.aired = JSONFields.day(item["PremiereDate"])
         if result.type == .episode {
             result.show = JSONFields.string(item["SeriesName"])
             result.season = JSONFields.int(item["ParentIndexNumber"])
@@ -294,6 +324,117 @@ enum MediaEventFormats {
         default: result.action = .ignored
         }
         return result
+    }
+
+    /// The event in a body of the integration's kind (a Jellyfin body in either plugin's format).
+    static func event(kind: IntegrationKind, _ body: [String: Any]) throws(MediaEventError) -> MediaEvent {
+        var event: MediaEvent
+        switch kind {
+        case .plex: event = try plex(body)
+        case .jellyfin: event = body["NotificationType"] != nil ? try jellyfinOfficial(body) : try jellyfinShemanaev(body)
+        case .emby: event = try emby(body)
+        case .kodi, .generic: event = try generic(body)
+        }
+        // Nothing unbounded is kept: a server's names are cut to what a page shows, without control characters.
+        func kept(_ text: String?, _ limit: Int) -> String? {
+            text.map { String($0.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.prefix(limit).map(Character.init)) }
+        }
+        event.title = kept(event.title, 300)
+        event.show = kept(event.show, 300)
+        event.user = kept(event.user, 100)
+        event.serverItemID = kept(event.serverItemID, 100)
+        event.serverShowID = kept(event.serverShowID, 100)
+        event.eventID = kept(event.eventID, 200)
+        return event
+    }
+
+    /// PopcornSwirl's own format, for Kodi and anything else (`GenericMediaEvent` in `openapi.yaml`):
+    /// `type` movie|episode, `ids` {imdb, tmdb, tvdb, tvmaze} of the item, `show` {title, ids} for
+    /// an episode, `season`, `episode` (`episodeEnd` for a multi-episode file), `aired`, `title`,
+    /// `year`, `progress` 0–100, `action` (watched, progress or unplayed; by default watched, or
+    /// progress when `progress` is sent), `watchedAt` (ISO 8601), `eventId` (a retry with the same
+    /// id is the same event), `user`.
+    static func generic(_ body: [String: Any]) throws(MediaEventError) -> MediaEvent {
+        var result = MediaEvent(action: .watched)
+        switch JSONFields.string(body["type"])?.lowercased() {
+        case "movie": result.type = .movie
+        case "episode": result.type = .episode
+        default: throw MediaEventError(message: "“type” must be \"movie\" or \"episode\".")
+        }
+        func ids(_ value: Any?, _ name: String) throws(MediaEventError) -> ExternalIDs {
+            guard let value else { return ExternalIDs() }
+            guard let object = JSONFields.object(value) else { throw MediaEventError(message: "“\(name)” must be an object such as {\"imdb\": \"tt0903747\"}.") }
+            let found = ExternalIDs(providers: object)
+            if let imdb = object["imdb"], found.imdb == nil, JSONFields.string(imdb) != nil {
+                throw MediaEventError(message: "“\(name).imdb” must be an IMDb id such as tt0903747.")
+            }
+            return found
+        }
+        func number(_ name: String, _ range: ClosedRange<Int>) throws(MediaEventError) -> Int? {
+            guard let value = body[name], !(value is NSNull) else { return nil }
+            guard let number = JSONFields.int(value), range.contains(number) else {
+                throw MediaEventError(message: "“\(name)” must be a whole number from \(range.lowerBound) to \(range.upperBound).")
+            }
+            return number
+        }
+        result.ids = try ids(body["ids"], "ids")
+        result.title = JSONFields.string(body["title"])
+        result.year = try number("year", 1888...2200)
+        if let progress = body["progress"], !(progress is NSNull) {
+            guard let value = JSONFields.double(progress), (0...100).contains(value) else {
+                throw MediaEventError(message: "“progress” must be a number from 0 to 100.")
+            }
+            result.progress = value
+            result.action = .progress
+        }
+        switch JSONFields.string(body["action"])?.lowercased() {
+        case nil: break
+        case "watched": result.action = .watched
+        case "progress": result.action = .progress
+        case "unplayed": result.action = .unplayed
+        default: throw MediaEventError(message: "“action” must be watched, progress or unplayed.")
+        }
+        if result.action == .progress, result.progress == nil { throw MediaEventError(message: "A “progress” action needs “progress” (0–100).") }
+        if let raw = body["watchedAt"], !(raw is NSNull) {
+            guard let text = JSONFields.string(raw), let moment = try? Date(text, strategy: .iso8601) else {
+                throw MediaEventError(message: "“watchedAt” must be an ISO 8601 moment such as 2026-11-29T21:30:00Z.")
+            }
+            result.watchedAt = moment
+        }
+        if let raw = body["eventId"], !(raw is NSNull) {
+            guard let id = JSONFields.string(raw), id.count <= 200 else { throw MediaEventError(message: "“eventId” must be a text of at most 200 characters.") }
+            result.eventID = id
+        }
+        result.user = JSONFields.string(body["user"])
+        if let raw = body["aired"], !(raw is NSNull) {
+            guard let day = JSONFields.day(raw) else { throw MediaEventError(message: "“aired” must be a day such as 2008-01-27.") }
+            result.aired = day
+        }
+        if result.type == .episode {
+            if let raw = body["show"], !(raw is NSNull) {
+                guard let show = JSONFields.object(raw) else { throw MediaEventError(message: "“show” must be an object: {\"title\", \"ids\"}.") }
+                result.show = JSONFields.string(show["title"])
+                result.showIDs = try ids(show["ids"], "show.ids")
+            }
+            result.season = try number("season", 0...10_000)
+            result.episode = try number("episode", 0...100_000)
+            result.episodeEnd = try number("episodeEnd", 0...100_000)
+            guard result.show != nil || !result.showIDs.isEmpty else {
+                throw MediaEventError(message: "An episode needs its “show”: a title, ids, or both.")
+            }
+            guard (result.season != nil && result.episode != nil) || result.aired != nil || result.title != nil else {
+                throw MediaEventError(message: "An episode needs “season” and “episode”, its “aired” day, or its “title”.")
+            }
+        } else {
+            guard result.title != nil || !result.ids.isEmpty else { throw MediaEventError(message: "A film needs its “title” or its “ids”.") }
+        }
+        return result
+    }
+
+    /// A Jellyfin Guid as Send All Properties writes it (32 hex digits), whether or not a template
+    /// wrote it with dashes: one item is one id whichever way its events came.
+    static func plainGUID(_ text: String) -> String {
+        text.count == 36 ? text.replacingOccurrences(of: "-", with: "").lowercased() : text
     }
 
     /// `&#x27;` and its kin in a template's text (Jellyfin's Handlebars escapes HTML).

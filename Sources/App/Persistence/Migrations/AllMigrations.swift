@@ -37,5 +37,6 @@ extension AppDatabase {
         AddShowStatus(),
         CreateCalendar(),
         CreateNotifications(),
+        CreateIntegrations(),
     ]
 }

@@ -219,18 +219,7 @@ extension ImportService {
     }
 
     /// Films and shows for a search typed in Needs a match.
-    public func candidates(for text: String) async -> [TitleCandidate] {
-        guard let query = try? SearchQuery(text) else { return [] }
-        async let shows = matcher.shows.find(query.text)
-        var found: [TitleCandidate] = []
-        if case .success(let (films, _)) = await matcher.search.films(query) {
-            found += SearchService.ranked(films, for: query).prefix(8).map { TitleCandidate(kind: .movie, id: $0.id, title: $0.title, year: $0.year) }
-        }
-        if case .success(let result) = await shows {
-            found += result.shows.prefix(4).map { TitleCandidate(kind: .show, id: $0.id, title: $0.name, year: $0.premieredYear) }
-        }
-        return found
-    }
+    public func candidates(for text: String) async -> [TitleCandidate] { await matcher.candidates(for: text) }
 
     /// The report of one of the person's imports (nil for anyone else's).
     public func report(profile: UUID, job: UUID) async throws -> ImportReport? {

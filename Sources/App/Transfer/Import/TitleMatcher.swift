@@ -82,6 +82,20 @@ struct TitleMatcher: Sendable {
         try await remember(Self.personal(Self.keys(row).title, profile), kind: title.kind, title: title, how: Self.chosen, candidates: [])
     }
 
+    /// Films and shows for a search a person typed to choose a title (Needs a match, Needs review).
+    func candidates(for text: String) async -> [TitleCandidate] {
+        guard let query = try? SearchQuery(text) else { return [] }
+        async let shows = shows.find(query.text)
+        var found: [TitleCandidate] = []
+        if case .success(let (films, _)) = await search.films(query) {
+            found += SearchService.ranked(films, for: query).prefix(8).map { TitleCandidate(kind: .movie, id: $0.id, title: $0.title, year: $0.year) }
+        }
+        if case .success(let result) = await shows {
+            found += result.shows.prefix(4).map { TitleCandidate(kind: .show, id: $0.id, title: $0.name, year: $0.premieredYear) }
+        }
+        return found
+    }
+
     static let chosen = "chosen by you"
     /// Marks a kept resolution in `import_matches.how`.
     static let notInCatalogue = "not in the catalogue: "

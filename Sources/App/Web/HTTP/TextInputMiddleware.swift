@@ -18,6 +18,9 @@ struct TextInputMiddleware: RouterMiddleware {
             return try Self.refusal(request, TextRules.controlMessage)
         }
         guard ![.get, .head, .options].contains(request.method) else { return try await next(request, context) }
+        // A media server's event: what is kept of it is cleaned as it is read (`MediaEventFormats.event`);
+        // a control character in an overview it also sends must not refuse the watch.
+        if Route.integrationEvent.matches(Substring(request.uri.path)) { return try await next(request, context) }
         let mediaType = (request.headers[.contentType] ?? "").lowercased()
         let isJSON = mediaType.hasPrefix("application/json") || mediaType.hasPrefix("application/merge-patch+json")
         let isForm = mediaType.hasPrefix("application/x-www-form-urlencoded")
