@@ -123,6 +123,10 @@ public func buildRouter(services: AppServices) async throws -> Router<AppRequest
     NotificationsController(
         accounts: services.accounts, targets: services.notificationTargets, worker: services.notifications, renderer: renderer
     ).register(on: pages)
+    IntegrationsController(
+        accounts: services.accounts, integrations: services.integrations, worker: services.integrationWorker,
+        publicURL: services.config.publicURL, renderer: renderer
+    ).register(on: pages)
     SearchController(
         search: services.search, library: services.library, clock: services.clock, offers: services.offers,
         logger: services.logger, renderer: renderer
@@ -164,7 +168,7 @@ func apiController(_ services: AppServices, actions: LibraryActions) -> APIContr
         catalog: services.catalog, shows: services.shows, library: services.library, search: services.search,
         offers: services.offers, offerAdmin: services.offerAdmin, shopOrders: services.shopOrders, actions: actions, titles: services.titles,
         exports: services.exports, episodes: EpisodeActions(services), calendar: services.calendar, calendarFeeds: services.calendarFeeds,
-        accounts: services.accounts, publicURL: services.config.publicURL, clock: services.clock, logger: services.logger
+        integrations: services.integrations, accounts: services.accounts, publicURL: services.config.publicURL, clock: services.clock, logger: services.logger
     )
 }
 

@@ -20,6 +20,7 @@ struct APIController: APIProtocol {
     let episodes: EpisodeActions
     let calendar: CalendarService
     let calendarFeeds: CalendarFeeds
+    let integrations: Integrations
     let accounts: AccountService
     /// `PUBLIC_URL`, when set: the site's address in links the API gives (`SiteAddress`).
     let publicURL: String?

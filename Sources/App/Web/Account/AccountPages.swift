@@ -152,6 +152,7 @@ extension AccountPage {
         let zoneURL = Route.saveTimeZone.path
         let calendarURL = Route.calendar.path
         let notificationsURL = Route.notifications.path
+        let integrationsURL = Route.integrations.path
 
         init(feedSince: Date?, newFeedURL: String?, zone: TimeZone?) {
             hasFeed = feedSince != nil
