@@ -168,7 +168,8 @@ func apiController(_ services: AppServices, actions: LibraryActions) -> APIContr
         catalog: services.catalog, shows: services.shows, library: services.library, search: services.search,
         offers: services.offers, offerAdmin: services.offerAdmin, shopOrders: services.shopOrders, actions: actions, titles: services.titles,
         exports: services.exports, episodes: EpisodeActions(services), calendar: services.calendar, calendarFeeds: services.calendarFeeds,
-        integrations: services.integrations, accounts: services.accounts, publicURL: services.config.publicURL, clock: services.clock, logger: services.logger
+        integrations: services.integrations, accounts: services.accounts, publicURL: services.config.publicURL, clock: services.clock,
+        logger: services.logger
     )
 }
 

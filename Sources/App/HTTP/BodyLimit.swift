@@ -12,14 +12,15 @@ struct BodyLimitMiddleware: RouterMiddleware {
     /// An import's upload (an export ZIP or CSV), the one exception; how many are read at once, and
     /// how fast, is the import's upload slots' to say.
     static var importMaxBytes: Int { 32 << 20 }
+    /// A media server's webhook: a thumbnail (read past, never kept) and its JSON.
+    static var integrationMaxBytes: Int { 8 << 20 }
 
     /// The limit for this request: the import upload's, or everyone else's.
-    /// A media server's webhook may carry a thumbnail (read past, not kept: `IntegrationReceiver`).
     static func limit(_ request: Request) -> Int {
         guard request.method == .post else { return maxBytes }
         let path = Substring(request.uri.path)
         if Route.startImport.matches(path) { return importMaxBytes }
-        if Route.integrationEvent.matches(path) { return IntegrationReceiver.maxBodyBytes }
+        if Route.integrationEvent.matches(path) { return integrationMaxBytes }
         return maxBytes
     }
 

@@ -58,7 +58,10 @@ public struct IntegrationEvent: Sendable, Equatable {
 
     /// What an event came to (`popcornswirl_integration_events_total{result}`).
     public enum Result: String, Sendable, CaseIterable {
-        case watched, duplicate, belowThreshold = "below_threshold", unmatched, unplayed, unwatched, ignored, otherUser = "other_user"
+        case watched, duplicate
+        case belowThreshold = "below_threshold"
+        case unmatched, unplayed, unwatched, ignored
+        case otherUser = "other_user"
     }
 
     public var id: UUID
@@ -194,7 +197,8 @@ public final class Integrations: Sendable {
             struct Row: Decodable { var id: UUID }
             let inserted = try await sql.insert(into: "integration_events")
                 .columns(
-                    "id", "integration_id", "profile_id", "event_key", "received_at", "event", "said", "state", "attempts", "next_attempt_at")
+                    "id", "integration_id", "profile_id", "event_key", "received_at", "event", "said", "state", "attempts", "next_attempt_at"
+                )
                 .values(
                     SQLBind(id), SQLBind(integration.id), SQLBind(integration.profileID), SQLBind(key), SQLBind(now), SQLBind(json), SQLBind(said),
                     SQLBind(IntegrationEvent.State.pending.rawValue), SQLBind(0), SQLBind(now)

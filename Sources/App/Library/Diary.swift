@@ -80,7 +80,9 @@ public final class DiaryService: Sendable {
     /// Logs a watch of `title` on `day`, checked first (note, rating, day).
     @discardableResult
     /// `at`: the moment it was watched, when it was not now (a media server's event, received late).
-    public func log(profile: UUID, title: SavedTitle, day: String, rating: Int?, note: String?, at moment: Date? = nil) async throws(LibraryError) -> Watch {
+    public func log(profile: UUID, title: SavedTitle, day: String, rating: Int?, note: String?, at moment: Date? = nil) async throws(LibraryError)
+        -> Watch
+    {
         var watch = Watch(
             id: UUID(), kind: title.kind, itemID: title.itemID, title: title.title, artworkURL: title.artworkURL,
             day: try Self.validatedDay(day, now: clock.now()), rating: try LibraryService.validatedRating(rating),

@@ -16,7 +16,8 @@ struct IntegrationTests {
     /// shemanaev plugin (which send no time) report the same play.
     static let start = Date(timeIntervalSince1970: 1_795_914_900)
 
-    nonisolated(unsafe) static let breakingBad = try! JSONSerialization.jsonObject(with: Fixtures.data("integrations/tvmaze-breaking-bad.json")) as! [String: Any]
+    nonisolated(unsafe) static let breakingBad =
+        try! JSONSerialization.jsonObject(with: Fixtures.data("integrations/tvmaze-breaking-bad.json")) as! [String: Any]
     static let pilot = 12192
     static let catInTheBag = 12193
 
@@ -71,7 +72,8 @@ struct IntegrationTests {
         var body = ByteBuffer()
         body.writeString("--\(boundary)\r\nContent-Disposition: form-data; name=\"payload\"\r\nContent-Type: application/json\r\n\r\n")
         body.writeBytes(payload)
-        body.writeString("\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"thumb\"; filename=\"thumb.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n")
+        body.writeString(
+            "\r\n--\(boundary)\r\nContent-Disposition: form-data; name=\"thumb\"; filename=\"thumb.jpg\"\r\nContent-Type: image/jpeg\r\n\r\n")
         body.writeBytes([0xFF, 0xD8, 0xFF, 0xE0] + (0..<thumbnailBytes).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         body.writeString("\r\n--\(boundary)--\r\n")
         return ("multipart/form-data; boundary=\(boundary)", body)
@@ -245,7 +247,8 @@ struct IntegrationTests {
                 config: app.services.config, database: app.services.database, http: app.upstream, clock: app.clock, logger: TestDatabase.logger,
                 sleep: { _ in })
             let second = try await app.services.integrations.create(profile: person.profile, kind: .jellyfin)
-            let event = try MediaEventFormats.event(kind: .jellyfin, MediaEventFormats.json(Fixtures.data("integrations/jellyfin-official-playbackstop.json")))
+            let event = try MediaEventFormats.event(
+                kind: .jellyfin, MediaEventFormats.json(Fixtures.data("integrations/jellyfin-official-playbackstop.json")))
             _ = try await app.services.integrations.receive(event, body: Data("a".utf8), for: second.0)
             async let one = app.services.integrationWorker.round()
             async let two = other.integrationWorker.round()
@@ -355,7 +358,8 @@ struct IntegrationTests {
                 #expect(try await client.execute(uri: path, method: .post, headers: headers, body: huge).status == .contentTooLarge)
 
                 let list = try await client.get("/api/v1/integrations", cookie: person.cookie, accept: "application/json")
-                let items = try #require((try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as? [String: Any])?["items"] as? [[String: Any]])
+                let items = try #require(
+                    (try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as? [String: Any])?["items"] as? [[String: Any]])
                 #expect(items.count == 1 && items[0]["id"] as? String == created.id && items[0]["threshold"] as? Int == 90)
                 let revoked = try await client.execute(uri: "/api/v1/integrations/\(created.id)", method: .delete, headers: [.cookie: person.cookie])
                 #expect(revoked.status == .noContent)
@@ -367,64 +371,6 @@ struct IntegrationTests {
                 let refused = try await client.sendJSON("/api/v1/integrations", method: .post, #"{"kind": "emby"}"#, cookie: visitor)
                 #expect(refused.status == .forbidden)
             }
-        }
-    }
-
-    @Test("fuzzed bodies of every kind are answered 202, 413 or 422, never 500")
-    func fuzzedBodies() async throws {
-        try await Self.with { app in
-            let person = try await app.signedIn("gus")
-            var paths: [IntegrationKind: String] = [:]
-            for kind in IntegrationKind.allCases { paths[kind] = try await Self.integration(app, person.profile, kind).path }
-            let fixtures: [(String, IntegrationKind)] = [
-                ("plex-episode-scrobble", .plex), ("jellyfin-official-playbackstop", .jellyfin), ("jellyfin-shemanaev-stop", .jellyfin),
-                ("emby-playback-stop", .emby), ("emby-unknown-show", .emby),
-            ]
-            var generator = SystemRandomNumberGenerator()
-            var bodies: [(Data, IntegrationKind)] = []
-            for (fixture, kind) in fixtures {
-                let data = Fixtures.data("integrations/\(fixture).json")
-                let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-                for round in 0..<12 {
-                    switch round % 4 {
-                    case 0:  // cut short
-                        bodies.append((data.prefix(Int.random(in: 0..<data.count, using: &generator)), kind))
-                    case 1:  // random bytes flipped
-                        var bytes = [UInt8](data)
-                        for _ in 0..<8 { bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
-                        bodies.append((Data(bytes), kind))
-                    case 2:  // every value of one key swapped for another type
-                        let odd: [Any] = [NSNull(), 42, -1, 1e300, true, "", [1, 2], ["a": "b"], String(repeating: "é", count: 5000)]
-                        var changed = object
-                        for key in changed.keys.shuffled(using: &generator).prefix(4) { changed[key] = odd.randomElement(using: &generator)! }
-                        bodies.append((try JSONSerialization.data(withJSONObject: changed), kind))
-                    default:  // nested values swapped too
-                        var changed = object
-                        for (key, value) in changed {
-                            if var inner = value as? [String: Any] {
-                                for innerKey in inner.keys.shuffled(using: &generator).prefix(3) { inner[innerKey] = [NSNull(), 7, "x", [Any]()].randomElement()! }
-                                changed[key] = inner
-                            }
-                        }
-                        bodies.append((try JSONSerialization.data(withJSONObject: changed), kind))
-                    }
-                }
-            }
-            for _ in 0..<20 {
-                let json = ["{", "}", "[", "]", "\"type\"", ":", "\"movie\"", "\"episode\"", ",", "null", "1e999", "\"ids\"", "{\"imdb\": 5}", "\"show\""]
-                bodies.append((Data((0..<12).map { _ in json.randomElement(using: &generator)! }.joined().utf8), .generic))
-            }
-            let (sending, addresses) = (bodies, paths)
-            try await app.test { client in
-                for (body, kind) in sending {
-                    let response = try await Self.post(client, addresses[kind]!, body, kind: kind)
-                    #expect([.accepted, .contentTooLarge, .unprocessableContent].contains(response.status), "\(kind): \(response.status) \(response.text)")
-                }
-            }
-            try await app.services.integrationWorker.drain()
-            let stuck = try await app.services.database.sql.raw("SELECT COUNT(*) AS n FROM integration_events WHERE state = 'pending'")
-                .first(decodingColumn: "n", as: Int.self)
-            #expect(stuck == 0, "every stored event is settled")
         }
     }
 }

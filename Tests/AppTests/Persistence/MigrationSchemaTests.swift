@@ -22,6 +22,7 @@ struct MigrationSchemaTests {
             "App.IndexListSorts", "App.CreateImports", "App.CreateIdempotencyKeys", "App.CreateLeases", "App.IndexFavoritesByKind",
             "App.CreateWatchTallies", "App.CreateTitleIndex", "App.CreateCatalogRequests", "App.AddTitleState",
             "App.HardenCountsAndImports", "App.CreateEpisodes", "App.AddShowStatus", "App.CreateCalendar", "App.CreateNotifications",
+            "App.CreateIntegrations",
         ]
         #expect(AppDatabase.migrations.map(\.name) == expected)
         // Fluent's default name, which older versions of these migrations were recorded under.

@@ -20,8 +20,8 @@ struct IntegrationReceiver {
     let worker: IntegrationWorker
     let logger: Logger
 
-    /// The most a webhook's whole body may weigh (`BodyLimitMiddleware`): a thumbnail and a payload.
-    static let maxBodyBytes = 8 << 20
+    /// The most a webhook's whole body may weigh: a thumbnail and a payload.
+    static var maxBodyBytes: Int { BodyLimitMiddleware.integrationMaxBytes }
 
     func register(on router: some RouterMethods<AppRequestContext>) {
         router.on(Route.integrationEvent) { request, context in try await receive(request, context) }
