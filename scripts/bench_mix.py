@@ -14,9 +14,12 @@ before old ones, a few popular titles, shows and searches before the long tail. 
 in ten is a write through the JSON API (a rating, a favourite, a watch logged, a list item, a show,
 an episode checked or unchecked); people also open Up Next.
 
-Two runs: 64 connections asking without pause (the server's most: throughput, and CPU per request),
+Three runs: 64 connections asking without pause (the server's most: throughput, and CPU per request),
 then the same mix paced at half that rate, or --mix-rate (open loop, latency from when each request
-was due: with 64 connections asking without pause, latency is mostly the queue, 64 / throughput).
+was due: with 64 connections asking without pause, latency is mostly the queue, 64 / throughput),
+then that paced mix again with media servers' webhooks among it: EVENTS_PER_MINUTE events from
+INTEGRATION_PEOPLE people's servers (Plex multipart, Jellyfin, Emby, the generic JSON; most of them
+progress, some watched, a few retries), each matched and landed by the server as it goes.
 Prints throughput, p50/p90/p99 per kind of request for both, the server's peak RSS, and every cache's hit
 rate from /metrics (`popcornswirl_cache_*`, and the upstream lookups). Traffic goes to 127.0.0.1 only.
 """
@@ -43,6 +46,10 @@ SEARCHES = ["Midsommar", "Spider", "Parasite", "Booksmart", "Joker", "Amélie", 
             "Drive", "Heat", "Up", "Frozen", "Cars", "Her", "Moon", "Jaws", "Rocky", "Fargo", "Memento"]
 GENRES = ["Drama", "Comedy", "Horror", "Action", "Sci-Fi", "Thriller", "Romance", "Animation"]
 SEED = 20261129
+INTEGRATION_PEOPLE = 50
+EVENTS_PER_MINUTE = 1000
+# Shows the stub's TVMaze knows, by name and TheTVDB id, with aired episodes (season, last number).
+EVENT_SHOWS = [("Pokémon", 76703, 29, 44), ("Girls", 220411, 6, 10), ("The Midnight Gospel", 378553, 1, 8)]
 
 # What a person asks for, and how often (weights; writes about a tenth of the whole).
 PERSON_MIX = [
@@ -278,6 +285,84 @@ def make_plan(people, film_ids, shared_token, rng, count, episode_ids):
     return plan
 
 
+def seed_integrations(db_path):
+    """INTEGRATION_PEOPLE people's media servers, kinds in turn: (kind, token) each. The tokens are
+    made here and stored as the app stores them (their SHA-256)."""
+    import hashlib
+    con = sqlite3.connect(db_path, timeout=30)
+    profiles = [row[0] for row in con.execute(
+        "SELECT DISTINCT profile_id FROM library_entries ORDER BY profile_id LIMIT ?", (INTEGRATION_PEOPLE,))]
+    created = con.execute("SELECT MIN(created_at) FROM profiles").fetchone()[0]
+    kinds = ["plex", "jellyfin", "emby", "generic"]
+    servers = []
+    for n, profile in enumerate(profiles):
+        kind = kinds[n % len(kinds)]
+        token = f"{n:03d}" + "t" * 40
+        ident = uuid.uuid4().bytes if isinstance(profile, bytes) else str(uuid.uuid4()).upper()
+        con.execute("INSERT INTO integrations (id, profile_id, kind, token_hash, threshold, server_user, unplayed_erases, created_at) "
+                    "VALUES (?, ?, ?, ?, 90, NULL, 0, ?)", (ident, profile, kind, hashlib.sha256(token.encode()).hexdigest(), created))
+        servers.append((kind, token))
+    con.commit()
+    con.close()
+    return servers
+
+
+def event_request(kind, token, n, rng):
+    """One webhook as the server sends it: a play's progress mostly, a finished play one time in
+    five; its counter makes each body new (a retry repeats an earlier one)."""
+    name, tvdb, season, last = EVENT_SHOWS[n % len(EVENT_SHOWS)]
+    episode = 1 + rng.randrange(last)
+    finished = rng.random() < 0.2
+    progress = 100 if finished else rng.randrange(1, 89)
+    path = f"/integrations/{kind}/{token}"
+    if kind == "plex":
+        payload = {"event": "media.scrobble" if finished else rng.choice(["media.play", "media.pause", "media.resume", "media.stop"]),
+                   "user": True, "owner": True, "Account": {"id": 1, "title": "bench"},
+                   "Metadata": {"type": "episode", "title": f"Episode {episode}", "grandparentTitle": name, "parentIndex": season,
+                                "index": episode, "ratingKey": str(10_000 + n), "grandparentRatingKey": str(tvdb),
+                                "viewOffset": progress * 14_000, "duration": 1_400_000, "Guid": [{"id": f"tvdb://{9_000_000 + n}"}]}}
+        boundary = "------------------------benchmark"
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"payload\"\r\nContent-Type: application/json\r\n\r\n"
+                + json.dumps(payload) + f"\r\n--{boundary}\r\nContent-Disposition: form-data; name=\"thumb\"; filename=\"thumb.jpg\"\r\n"
+                "Content-Type: image/jpeg\r\n\r\n" + "J" * 20_000 + f"\r\n--{boundary}--\r\n")
+        return path, body, f"multipart/form-data; boundary={boundary}"
+    if kind == "jellyfin":
+        body = {"NotificationType": "PlaybackStop" if finished else "PlaybackProgress", "ItemType": "Episode", "Name": f"Episode {episode}",
+                "SeriesName": name, "SeasonNumber": season, "EpisodeNumber": episode, "Provider_tvdb": str(9_000_000 + n),
+                "PlayedToCompletion": finished, "PlaybackPositionTicks": progress * 14_000_000, "RunTimeTicks": 1_400_000_000,
+                "NotificationUsername": "bench", "ItemId": f"{n:032x}", "SeriesId": f"{tvdb:032x}"}
+        return path, json.dumps(body), "text/plain; charset=utf-8"
+    if kind == "emby":
+        body = {"Event": "playback.stop" if finished else "playback.pause", "User": {"Name": "bench"},
+                "Item": {"Type": "Episode", "Name": f"Episode {episode}", "SeriesName": name, "ParentIndexNumber": season,
+                         "IndexNumber": episode, "Id": str(50_000 + n), "SeriesId": str(tvdb), "ProviderIds": {}, "RunTimeTicks": 1_400_000_000},
+                "PlaybackInfo": {"PlayedToCompletion": finished, "PositionTicks": progress * 14_000_000}}
+        return path, json.dumps(body), "application/json"
+    body = {"type": "episode", "show": {"title": name, "ids": {"tvdb": tvdb}}, "season": season, "episode": episode,
+            "progress": progress, "eventId": f"bench-{n}"}
+    return path, json.dumps(body), "application/json"
+
+
+def with_events(plan, servers, rate, rng):
+    """The plan with webhooks among its requests, so that paced at `rate` + the events' rate they
+    come EVENTS_PER_MINUTE a minute, evenly; one in twenty is a retry of the one before it."""
+    every = max(1, round(rate / (EVENTS_PER_MINUTE / 60)))
+    mixed, n, last = [], 0, None
+    for index, planned in enumerate(plan):
+        mixed.append(planned)
+        if index % every == every - 1:
+            kind, token = servers[n % len(servers)]
+            if last is not None and rng.random() < 0.05:
+                path, body, content_type = last
+            else:
+                path, body, content_type = event_request(kind, token, n, rng)
+            last = (path, body, content_type)
+            mixed.append({"method": "POST", "path": path, "cookie": None, "address": None, "body": body, "contentType": content_type,
+                          "label": f"event {kind}"})
+            n += 1
+    return mixed
+
+
 def metrics(url):
     with urllib.request.urlopen(url, timeout=10) as response:
         return response.read().decode()
@@ -368,9 +453,21 @@ def run(args, binary, mix_binary, helpers):
         rate = args.mix_rate or round(result["throughput"] / 2)
         paced = json.loads(subprocess.run([mix_binary, plan_path, base, "64", str(duration), str(rate)],
                                           check=True, capture_output=True, text=True).stdout)
+        # The same paced mix with media servers' webhooks among it.
+        servers = seed_integrations(db_path)
+        events_rate = rate + EVENTS_PER_MINUTE / 60
+        mixed = with_events(plan, servers, rate, rng)
+        mixed_path = os.path.join(tmp, "plan-events.json")
+        with open(mixed_path, "w") as f:
+            json.dump(mixed, f)
+        with_webhooks = json.loads(subprocess.run([mix_binary, mixed_path, base, "64", str(duration), str(events_rate)],
+                                                  check=True, capture_output=True, text=True).stdout)
+        time.sleep(3)  # what the last events started settles
+        settled = events_settled(db_path)
         rss = helpers.peak_rss_mb(app.pid)
         report(result, rss, subtract(after[0], before[0]), subtract(after[1], before[1]), duration, args.mix_warmup)
         report_paced(paced, rate)
+        report_events(paced, with_webhooks, events_rate, settled)
         if args.mix_json:
             with open(args.mix_json, "w") as f:
                 json.dump({"result": result, "paced": paced, "rate": rate, "peak_rss_mb": rss, "caches": after[0], "lookups": after[1]},
@@ -391,6 +488,30 @@ def report_paced(result, rate):
     print(f"\n  {'request':<22}{'count':>8}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
     for label, row in sorted(result["labels"].items(), key=lambda item: -item[1]["count"]):
         print(f"  {label:<22}{row['count']:>8}{row['p50']:>9.1f}{row['p99']:>9.1f}{row['max']:>9.1f}")
+
+
+def events_settled(db_path):
+    con = sqlite3.connect(db_path, timeout=30)
+    rows = con.execute("SELECT state, COALESCE(result, ''), COUNT(*) FROM integration_events GROUP BY state, result").fetchall()
+    con.close()
+    return rows
+
+
+def report_events(paced, mixed, rate, settled):
+    events = {label: row for label, row in mixed["labels"].items() if label.startswith("event ")}
+    count = sum(row["count"] for row in events.values())
+    print(f"\n  the paced mix again with {EVENTS_PER_MINUTE:,} webhook events a minute from {INTEGRATION_PEOPLE} people's servers "
+          f"({rate:,.0f} requests/s in all; {count:,} events sent):")
+    for label, row in sorted(events.items()):
+        statuses = " ".join(f"{code}x{n}" for code, n in sorted(row["statuses"].items()))
+        ok = "OK" if row["p99"] <= 50 else "MISSED"
+        print(f"  {label:<22}{row['count']:>8}  p50 {row['p50']:.1f} ms  p99 {row['p99']:.1f} ms (target <= 50 ms) {ok}  {statuses}")
+    print(f"  pages and API, p99 without events → with them:")
+    for label, row in sorted(paced["labels"].items(), key=lambda item: -item[1]["count"])[:12]:
+        other = mixed["labels"].get(label)
+        if other:
+            print(f"    {label:<22}{row['p99']:>8.1f} → {other['p99']:.1f} ms")
+    print("  events stored, by state and result: " + ", ".join(f"{state}/{result or '-'} {n}" for state, result, n in settled))
 
 
 def cpu_seconds(pid):

@@ -8,7 +8,8 @@
 // bring, with no coordinated omission).
 // PLAN.json: [{"method": "GET", "path": "/movies?year=2019", "cookie": "…" | null,
 //              "address": "10.0.0.7" | null (sent as X-Forwarded-For), "body": "…" | null,
-//              "label": "year"}, …], taken in turn by every connection.
+//              "label": "year", "contentType": "…" (optional: the body's type, JSON by default)}, …],
+//              taken in turn by every connection.
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -21,6 +22,7 @@ struct PlannedRequest: Decodable, Sendable {
     let address: String?
     let body: String?
     let label: String
+    let contentType: String?
 }
 
 struct LabelReport: Encodable {
@@ -112,7 +114,7 @@ func run(from start: ContinuousClock.Instant, until deadline: ContinuousClock.In
                     if let address = planned.address { request.headers.add(name: "X-Forwarded-For", value: address) }
                     if planned.path.hasPrefix("/api/") { request.headers.add(name: "Accept", value: "application/json") }
                     if let body = planned.body {
-                        request.headers.add(name: "Content-Type", value: "application/json")
+                        request.headers.add(name: "Content-Type", value: planned.contentType ?? "application/json")
                         request.body = .bytes(ByteBuffer(string: body))
                     }
                     var status = 0
