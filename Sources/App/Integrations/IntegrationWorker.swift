@@ -37,18 +37,7 @@ public struct IntegrationWorker: Service {
     static let defaultRuntime = (film: 120, episode: 45)
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    _ = try await round()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("integrations: \(String(reflecting: error)) (tried again in \(Int(interval)) s)")
-                }
-                try? await Task.sleep(for: .seconds(interval))
-            }
-        }
+        try await repeatRounds(every: interval, logger: logger, name: "integrations") { _ = try await round() }
     }
 
     /// Settles every event now due; returns how many.
@@ -123,7 +112,7 @@ public struct IntegrationWorker: Service {
         } else {
             outcome = .done(.ignored, "This event could not be read again.")
         }
-        try await finish(claimed.id, integration: integration, outcome)
+        try await finish(claimed.id, integration: integration, outcome, receivedAt: claimed.received_at, attempts: claimed.attempts)
         return true
     }
 
@@ -305,8 +294,18 @@ public struct IntegrationWorker: Service {
 
     // MARK: Settling
 
-    func finish(_ id: UUID, integration: Integration, _ outcome: Outcome) async throws {
+    /// An event asked for this long (an upstream down or over its allowance all that time) waits
+    /// for the person instead.
+    static let retryFor: TimeInterval = 86_400
+
+    /// Settles the event. A retry waits what the upstream asked, and longer each time (up to an
+    /// hour); after `retryFor` the event goes to Needs review.
+    func finish(_ id: UUID, integration: Integration, _ outcome: Outcome, receivedAt: Date, attempts: Int) async throws {
         let now = clock.now()
+        var outcome = outcome
+        if case .retry(_, let words) = outcome, now.timeIntervalSince(receivedAt) >= Self.retryFor {
+            outcome = .waiting(words + " Asked for a day without an answer: choose the title.", [])
+        }
         var state = IntegrationEvent.State.done
         var result: IntegrationEvent.Result?
         var detail: String
@@ -319,7 +318,8 @@ public struct IntegrationWorker: Service {
         case .waiting(let words, let found):
             (state, result, detail, candidates) = (.waiting, .unmatched, words, found)
         case .retry(let seconds, let words):
-            (state, detail, next) = (.retry, words, now.addingTimeInterval(TimeInterval(max(1, seconds))))
+            let backoff = min(3600, 20 * pow(2, Double(min(max(attempts - 1, 0), 10))))
+            (state, detail, next) = (.retry, words, now.addingTimeInterval(max(TimeInterval(max(1, seconds)), backoff)))
         }
         let json = candidates.isEmpty ? nil : String(decoding: try JSONEncoder().encode(candidates), as: UTF8.self)
         let settled = (state: state, result: result, detail: detail, next: next, kind: matched?.kind.rawValue, id: matched?.id)

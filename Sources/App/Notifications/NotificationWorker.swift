@@ -31,18 +31,7 @@ public struct NotificationWorker: Service {
     static let lookBack: TimeInterval = 86_400
 
     public func run() async throws {
-        try await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                do {
-                    _ = try await round()
-                } catch is CancellationError {
-                    return
-                } catch {
-                    logger.error("notifications: \(String(reflecting: error)) (tried again in \(Int(interval)) s)")
-                }
-                try? await Task.sleep(for: .seconds(interval))
-            }
-        }
+        try await repeatRounds(every: interval, logger: logger, name: "notifications") { _ = try await round() }
     }
 
     struct Round: Equatable {

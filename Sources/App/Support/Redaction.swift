@@ -2,8 +2,8 @@ import Foundation
 import Logging
 
 /// Secrets never reach a log line: query parameters that carry keys or tokens (OMDb's `apikey`
-/// among them), bearer tokens, PopcornSwirl's own `ps_…` API tokens, calendar feed tokens in
-/// paths, webhook secrets and Discord webhook addresses are replaced by `REDACTED`
+/// among them), bearer tokens, PopcornSwirl's own `ps_…` API tokens, calendar feed and media-server
+/// integration tokens in paths, webhook secrets and Discord webhook addresses are replaced by `REDACTED`
 /// in every message and metadata value (see `RedactingLogHandler`).
 enum Redaction {
     static let marker = "REDACTED"
@@ -14,6 +14,8 @@ enum Redaction {
     /// A calendar feed's address is its secret (`/calendar/<token>.ics`), as are a webhook's signing
     /// secret and a Discord webhook's address.
     private static let feedPath = try! NSRegularExpression(pattern: #"/calendar/[A-Za-z0-9_-]{20,}"#)
+    /// A media server's integration URL (`/integrations/<kind>/<token>`) is its secret too.
+    private static let integrationPath = try! NSRegularExpression(pattern: #"/integrations/([a-z]+)/[A-Za-z0-9_-]{20,}"#)
     private static let webhookSecret = try! NSRegularExpression(pattern: #"\bwhsec_[A-Za-z0-9_-]{20,}"#)
     private static let discordHook = try! NSRegularExpression(pattern: #"/api/webhooks/([0-9]+)/[A-Za-z0-9_.-]+"#)
 
@@ -21,12 +23,12 @@ enum Redaction {
         // Most lines carry nothing to hide: skip the regular expressions for them.
         guard
             text.contains("=") || text.contains("Bearer") || text.contains("ps_") || text.contains("/calendar/") || text.contains("whsec_")
-                || text.contains("/webhooks/")
+                || text.contains("/webhooks/") || text.contains("/integrations/")
         else { return text }
         var result = text
         for (expression, template) in [
             (secretParameter, "$1=\(marker)"), (bearer, "Bearer \(marker)"), (apiToken, "ps_\(marker)"), (feedPath, "/calendar/\(marker)"),
-            (webhookSecret, "whsec_\(marker)"), (discordHook, "/api/webhooks/$1/\(marker)"),
+            (integrationPath, "/integrations/$1/\(marker)"), (webhookSecret, "whsec_\(marker)"), (discordHook, "/api/webhooks/$1/\(marker)"),
         ] {
             result = expression.stringByReplacingMatches(
                 in: result, range: NSRange(result.startIndex..., in: result), withTemplate: template)

@@ -37,6 +37,8 @@ struct LogRedactionTests {
         #expect(Redaction.redact("search failed for Up (2009)") == "search failed for Up (2009)")
         let feed = Redaction.redact("request failed path=/calendar/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde.ics")
         #expect(feed == "request failed path=/calendar/REDACTED.ics")
+        let integration = Redaction.redact("POST /integrations/plex/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde answered 202")
+        #expect(integration == "POST /integrations/plex/REDACTED answered 202")
         let hooks = Redaction.redact("sent to https://discord.com/api/webhooks/123456/SeCrEt-ToKeN.abc with whsec_AbCdEfGhIjKlMnOpQrStUv")
         #expect(hooks == "sent to https://discord.com/api/webhooks/123456/REDACTED with whsec_REDACTED")
     }
