@@ -462,12 +462,19 @@ def run(args, binary, mix_binary, helpers):
             json.dump(mixed, f)
         with_webhooks = json.loads(subprocess.run([mix_binary, mixed_path, base, "64", str(duration), str(events_rate)],
                                                   check=True, capture_output=True, text=True).stdout)
+        # The events alone, at the same rate: what an event costs when no page competes for the cores.
+        alone = [r for r in mixed if r["label"].startswith("event ")]
+        alone_path = os.path.join(tmp, "plan-events-alone.json")
+        with open(alone_path, "w") as f:
+            json.dump(alone, f)
+        events_alone = json.loads(subprocess.run([mix_binary, alone_path, base, "16", str(duration), str(EVENTS_PER_MINUTE / 60)],
+                                                 check=True, capture_output=True, text=True).stdout)
         time.sleep(3)  # what the last events started settles
         settled = events_settled(db_path)
         rss = helpers.peak_rss_mb(app.pid)
         report(result, rss, subtract(after[0], before[0]), subtract(after[1], before[1]), duration, args.mix_warmup)
         report_paced(paced, rate)
-        report_events(paced, with_webhooks, events_rate, settled)
+        report_events(paced, with_webhooks, events_rate, settled, events_alone)
         if args.mix_json:
             with open(args.mix_json, "w") as f:
                 json.dump({"result": result, "paced": paced, "rate": rate, "peak_rss_mb": rss, "caches": after[0], "lookups": after[1]},
@@ -497,7 +504,7 @@ def events_settled(db_path):
     return rows
 
 
-def report_events(paced, mixed, rate, settled):
+def report_events(paced, mixed, rate, settled, alone):
     events = {label: row for label, row in mixed["labels"].items() if label.startswith("event ")}
     count = sum(row["count"] for row in events.values())
     print(f"\n  the paced mix again with {EVENTS_PER_MINUTE:,} webhook events a minute from {INTEGRATION_PEOPLE} people's servers "
@@ -511,6 +518,8 @@ def report_events(paced, mixed, rate, settled):
         other = mixed["labels"].get(label)
         if other:
             print(f"    {label:<22}{row['p99']:>8.1f} → {other['p99']:.1f} ms")
+    print(f"  the events alone at {EVENTS_PER_MINUTE:,} a minute (no pages): p50 {alone['all']['p50']:.1f} ms, "
+          f"p99 {alone['all']['p99']:.1f} ms, max {alone['all']['max']:.1f} ms ({alone['requests']:,} events, {alone['errors']} failed)")
     print("  events stored, by state and result: " + ", ".join(f"{state}/{result or '-'} {n}" for state, result, n in settled))
 
 

@@ -18,7 +18,11 @@ extension APIController {
         guard case .json(let body) = input.body, let kind = IntegrationKind(rawValue: body.kind.rawValue) else {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("kind must be plex, jellyfin, emby, kodi or generic."))))
         }
-        let (integration, token) = try await integrations.create(profile: profile, kind: kind)
+        let integration: App.Integration
+        let token: String
+        do { (integration, token) = try await integrations.create(profile: profile, kind: kind) } catch {
+            return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: error.message))))
+        }
         return .created(
             .init(
                 body: .json(

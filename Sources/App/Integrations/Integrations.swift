@@ -97,18 +97,33 @@ public final class Integrations: Sendable {
 
     // MARK: Integrations
 
+    /// The most integrations one person may have (a server each, and some to spare).
+    static let perPerson = 20
+
     /// A new integration URL's token (returned this once) for one of the person's servers.
-    public func create(profile: UUID, kind: IntegrationKind) async throws -> (Integration, token: String) {
+    public func create(profile: UUID, kind: IntegrationKind) async throws(IntegrationError) -> (Integration, token: String) {
         let token = SessionService.newToken()
         let integration = Integration(id: UUID(), profileID: profile, kind: kind, settings: IntegrationSettings(), createdAt: clock.now())
-        try await database.writeSQL { sql in
-            try await sql.insert(into: "integrations")
-                .columns("id", "profile_id", "kind", "token_hash", "threshold", "server_user", "unplayed_erases", "created_at")
-                .values(
-                    SQLBind(integration.id), SQLBind(profile), SQLBind(kind.rawValue), SQLBind(SessionService.hash(token)),
-                    SQLBind(integration.settings.threshold), SQLBind(nil as String?), SQLBind(false), SQLBind(integration.createdAt)
-                ).run()
+        let made: Bool
+        do {
+            made = try await database.write(serializedBy: "integrations|\(profile)") { db in
+                let sql = db as! any SQLDatabase
+                let count =
+                    try await sql.select().column(SQLFunction("COUNT", args: SQLLiteral.all), as: "n").from("integrations")
+                    .where("profile_id", .equal, SQLBind(profile)).first(decodingColumn: "n", as: Int.self) ?? 0
+                guard count < Self.perPerson else { return false }
+                try await sql.insert(into: "integrations")
+                    .columns("id", "profile_id", "kind", "token_hash", "threshold", "server_user", "unplayed_erases", "created_at")
+                    .values(
+                        SQLBind(integration.id), SQLBind(profile), SQLBind(kind.rawValue), SQLBind(SessionService.hash(token)),
+                        SQLBind(integration.settings.threshold), SQLBind(nil as String?), SQLBind(false), SQLBind(integration.createdAt)
+                    ).run()
+                return true
+            }
+        } catch {
+            throw .invalid("The integration could not be made just now. Try again.")
         }
+        guard made else { throw .invalid("You have \(Self.perPerson) integrations, the most one person may have: revoke one first.") }
         return (integration, token)
     }
 

@@ -77,7 +77,11 @@ struct IntegrationsController {
         guard let kind = form.kind.flatMap(IntegrationKind.init(rawValue:)) else {
             return try await page(context, error: "Choose Plex, Jellyfin, Emby, Kodi or another app.", status: .unprocessableContent)
         }
-        let (integration, token) = try await integrations.create(profile: account.id, kind: kind)
+        let integration: Integration
+        let token: String
+        do { (integration, token) = try await integrations.create(profile: account.id, kind: kind) } catch {
+            return try await page(context, error: error.message, status: .unprocessableContent)
+        }
         let site = SiteAddress.of(publicURL: publicURL, request: request, secure: context.cookies.secure)
         let url = Route.integrationURL(base: site, kind: kind, token: token)
         return try await page(
