@@ -14,11 +14,13 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
-from conftest import wait_for
+from conftest import _browser, wait_for
 from helpers import click, fill, sign_up, submit, text_of, until
+from test_axe import NARROW, violations
 
 FIXTURES = Path(__file__).resolve().parent.parent / "Tests" / "AppTests" / "Fixtures" / "integrations"
 POKEMON_EPISODE = 3391245
@@ -130,3 +132,32 @@ def test_a_plex_scrobble_marks_the_episode_and_an_unknown_show_waits_for_the_per
     assert "revoked" in text_of(wait_for(driver, ".notice"))
     status, problem = post(url, body, content_type)
     assert status == 404 and "revoked" in problem["detail"]
+
+
+@pytest.fixture
+def narrow_browser(request):
+    yield from _browser(request, NARROW)
+
+
+def test_the_integrations_page_in_its_full_state_passes_axe_at_320_px(app, narrow_browser):
+    driver = narrow_browser
+    sign_up(driver, app, f"axe-int-{secrets.token_hex(4)}", "popcorn integrations 3f9a")
+    driver.get(app.url("/account/integrations"))
+    # A new URL with its steps and the generic JSON's example.
+    url = add(driver, "Another app (generic JSON)")
+    found = violations(driver, "a new generic URL")
+    for event in (
+        {"type": "episode", "show": {"title": "Grandpa's Garage Tapes"}, "season": 2, "episode": 7, "eventId": "axe-1"},
+        {"type": "episode", "show": {"ids": {"tvdb": 76703}}, "season": 29, "episode": 45, "progress": 40, "eventId": "axe-2"},
+        {"type": "episode", "show": {"ids": {"tvdb": 76703}}, "season": 29, "episode": 45, "eventId": "axe-3"},
+    ):
+        assert post(url, json.dumps(event).encode(), "application/json")[0] == 202
+
+    def settled(d):
+        d.get(app.url("/account/integrations"))
+        return bool(d.find_elements(By.ID, "needs-review")) and "Pokémon S29E45, watched" in events_text(d)
+
+    until(driver, settled, timeout=20, message="the events were not settled")
+    assert "Below threshold: Played 40 %" in events_text(driver)
+    found += violations(driver, "Needs review and the latest events")
+    assert not found, "\n".join(found)

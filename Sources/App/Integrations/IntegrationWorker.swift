@@ -51,10 +51,11 @@ public struct IntegrationWorker: Service {
         }
     }
 
-    /// Settles due events until none is due or being settled elsewhere (tests, the CLI), within `timeout`.
-    func drain(timeout: TimeInterval = 30) async throws {
+    /// Settles due events until none is due or being settled elsewhere (tests, the CLI); fails
+    /// when some are still being settled after `timeout` seconds.
+    func drain(timeout: TimeInterval = 600) async throws {
         let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
+        while true {
             try await round()
             let now = clock.now()
             let busy =
@@ -65,8 +66,13 @@ public struct IntegrationWorker: Service {
                     """
                 ).first(decodingColumn: "n", as: Int.self) ?? 0
             if busy == 0 { return }
+            guard Date() < end else { throw StillSettling(events: busy) }
             try await Task.sleep(for: .milliseconds(10))
         }
+    }
+
+    struct StillSettling: Error {
+        var events: Int
     }
 
     private static let due: SQLQueryString = "state IN ('pending', 'retry')"

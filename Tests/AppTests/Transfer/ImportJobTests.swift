@@ -74,13 +74,12 @@ struct ImportJobTests {
             #expect(watches.first { $0.day == "2024-02-01" }?.rating == 9)
 
             let lists = try await app.services.customLists.lists(profile: profile)
-            #expect(Set(lists.map(\.name)) == ["Heists", "Watchlist"])
+            #expect(Set(lists.map(\.name)) == ["Heists"], "the watchlist is Favorites, not a list")
             let heistsID = try #require(lists.first { $0.name == "Heists" }).id
             let heists = try #require(try await app.services.customLists.page(profile: profile, id: heistsID, page: 1))
             #expect(heists.items.map(\.itemID) == [String(Self.films.spiderVerse)] && heists.items.first?.note == "Fun")
-            let watchlistID = try #require(lists.first { $0.name == "Watchlist" }).id
-            let watchlist = try #require(try await app.services.customLists.page(profile: profile, id: watchlistID, page: 1))
-            #expect(watchlist.items.map(\.itemID) == [String(Self.films.spider)])
+            let toWatch = try #require(try await library.item(profile: profile, movieID: Self.films.spider))
+            #expect(toWatch.favorite && !toWatch.watched, "the watchlist's film is in Favorites")
 
             let queued = try await app.services.imports.queue(profile: profile, job: job, page: 1)
             #expect(queued.map(\.row.title) == ["Nowhere Film"] && queued.first?.step == "match")
@@ -110,7 +109,7 @@ struct ImportJobTests {
             #expect(app.upstream.calls() == calls, "every title came from the resolutions kept")
             #expect(again.landed == 0 && again.skipped == 7 && again.queued == 1 && again.failed == 1)
             #expect(try await app.services.diary.page(profile: profile, page: 1).total == diaryBefore)
-            #expect(try await app.services.customLists.lists(profile: profile).count == 2)
+            #expect(try await app.services.customLists.lists(profile: profile).count == 1, "the named list; the watchlist is Favorites")
         }
     }
 

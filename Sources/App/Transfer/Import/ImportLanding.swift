@@ -3,17 +3,16 @@ import Foundation
 /// Puts what a matched row says into the person's lists, each fact only when it is not there
 /// already, so a second import of the same file adds nothing:
 /// - a rating (of the title; a diary row's rating is its watch's, and the title's when it has none);
-/// - liked → Favorite; watched (dated or not) → Watched, for films (shows have no Watched list);
+/// - liked → Favorite; the watchlist → Favorite too (the seeds' favourite list is the person's
+///   "movies to watch"); watched (dated or not) → Watched, for films (shows have no Watched list);
 /// - a dated watch → the diary, with the review and tags as its note (a title watched twice on a
 ///   day in the file is logged twice, once per row);
 /// - a day it was marked watched (Letterboxd's watched.csv) → a watch that day, when the diary has
 ///   none of the film, so the diary and the statistics count every watched film with a date;
-/// - the watchlist → the custom list "Watchlist"; a named list → that list, at its place;
+/// - a named list → that list, at its place;
 /// - an episode's watch (with its day and moment) or rating → that episode's (`EpisodeService.land`),
 ///   once the show's episode list is held; an episode TVMaze does not list fails, saying so.
 struct ImportLanding: Sendable {
-    static let watchlistName = "Watchlist"
-
     let library: LibraryService
     let diary: DiaryService
     let lists: CustomListService
@@ -88,7 +87,7 @@ struct ImportLanding: Sendable {
         var added = false
         let current = try await library.item(profile: profile, movieID: title.id, kind: title.kind)
         var change = LibraryChange()
-        if row.liked, current?.favorite != true { change.favorite = true }
+        if row.liked || row.watchlist, current?.favorite != true { change.favorite = true }
         if title.kind == .movie, row.watched || row.watchedOn != nil, current?.watched != true { change.watched = true }
         if let rating = row.rating, Rating.range.contains(rating), rating != current?.rating, row.watchedOn == nil || current?.rating == nil {
             change.rating = rating
@@ -109,7 +108,6 @@ struct ImportLanding: Sendable {
             }
             added = true
         }
-        if row.watchlist, try await addToList(named: Self.watchlistName, saved, position: nil, note: nil, profile: profile) { added = true }
         if let name = row.list, try await addToList(named: name, saved, position: row.listPosition, note: row.review, profile: profile) {
             added = true
         }
