@@ -68,7 +68,9 @@ struct ShowCatalogTests {
         try await TestDatabase.with { database in
             var config = AppConfig()
             config.tvmazeBaseURL = "https://tvmaze.test"
-            config.operations.upstreamWaitMilliseconds = 30_000
+            // The back-off is the injected sleep's, so no real wait: the budget only has to outlast a
+            // loaded machine (the whole suite on 2 cores took over 30 s for a miss's writes).
+            config.operations.upstreamWaitMilliseconds = 300_000
             let services = try AppServices(
                 config: config, database: database, http: upstream, clock: ManualClock(), logger: TestDatabase.logger,
                 sleep: { seconds in slept.withLock { $0.append(seconds) } }
