@@ -46,7 +46,10 @@ struct APIProblemMiddleware: RouterMiddleware {
         } catch let error as ServerError {
             // Handlers answer every documented case themselves: what the runtime throws is input it could not parse.
             let status: HTTPResponse.Status = error.httpStatus == .internalServerError ? .badRequest : error.httpStatus
-            response = try JSONAnswer.error(status, "\(error.causeDescription) (\(error.underlyingError))".prefix(400).description)
+            // The decoder's words may quote the request's own text: its control characters are left out.
+            let words = "\(error.causeDescription) (\(error.underlyingError))".unicodeScalars
+                .filter { !CharacterSet.controlCharacters.contains($0) || $0 == "\n" || $0 == "\t" }
+            response = try JSONAnswer.error(status, String(String.UnicodeScalarView(words)).prefix(400).description)
         } catch {
             logger.error("API request failed", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
             response = try JSONAnswer.error(.serviceUnavailable, ErrorTexts.fetchFailed)
