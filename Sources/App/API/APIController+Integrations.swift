@@ -21,7 +21,7 @@ extension APIController {
         let integration: App.Integration
         let token: String
         do { (integration, token) = try await integrations.create(profile: profile, kind: kind) } catch {
-            return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: error.message))))
+            return .conflict(.init(body: .applicationProblemJson(.init(status: 409, detail: error.message))))
         }
         return .created(
             .init(

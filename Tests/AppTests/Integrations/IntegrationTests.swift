@@ -369,7 +369,7 @@ struct IntegrationTests {
                 // At most 20 a person.
                 for _ in 0..<Integrations.perPerson { _ = try await app.services.integrations.create(profile: person.profile, kind: .generic) }
                 let over = try await client.sendJSON("/api/v1/integrations", method: .post, #"{"kind": "kodi"}"#, cookie: person.cookie)
-                #expect(over.status == .unprocessableContent && over.text.contains("revoke one first"))
+                #expect(over.status == .conflict && over.text.contains("revoke one first"))
                 // A visitor has no integrations.
                 let visitor = try await app.visitor()
                 let refused = try await client.sendJSON("/api/v1/integrations", method: .post, #"{"kind": "emby"}"#, cookie: visitor)
