@@ -126,7 +126,7 @@ struct MultipartForm {
     }
 
     /// `key="value"` (or `key=value`) from a header's parameters, after its first `;`.
-    private static func parameter(_ key: String, in header: Substring) -> String? {
+    static func parameter(_ key: String, in header: Substring) -> String? {
         for piece in header.split(separator: ";").dropFirst() {
             let pair = piece.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
             if pair.count == 2, pair[0].lowercased() == key {

@@ -95,7 +95,7 @@ struct IntegrationReceiver {
         parser.onBody = { bytes in
             if state.keeping == nil {
                 let disposition = state.headers.first { $0.0.lowercased() == "content-disposition" }?.1 ?? ""
-                state.keeping = state.found == nil && names.contains(Self.partName(disposition) ?? "")
+                state.keeping = state.found == nil && names.contains(MultipartForm.parameter("name", in: Substring(disposition)) ?? "")
             }
             guard state.keeping == true else { return }
             if state.kept.readableBytes + bytes.readableBytes > MediaEventFormats.maxJSONBytes {
@@ -130,14 +130,5 @@ struct IntegrationReceiver {
         var kept = ByteBuffer()
         var found: Data?
         var tooLarge = false
-    }
-
-    /// `name` of a part's `Content-Disposition: form-data; name="payload"`.
-    static func partName(_ disposition: String) -> String? {
-        for piece in disposition.split(separator: ";").dropFirst() {
-            let pair = piece.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-            if pair.count == 2, pair[0].lowercased() == "name" { return String(pair[1]).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
-        }
-        return nil
     }
 }
