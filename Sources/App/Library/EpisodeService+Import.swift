@@ -80,4 +80,56 @@ extension EpisodeService {
             throw .storageFailed
         }
     }
+
+    /// The show in the person's shows (for Up Next and the calendar), Stopped when `stopped`; true
+    /// when that changed anything. A show already there keeps its choices unless it is to stop.
+    func follow(profile: UUID, show: Show, stopped: Bool) async throws(EpisodeError) -> Bool {
+        defer { database.changes.publish(.person(profile)) }
+        do {
+            return try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
+                let sql = db as! any SQLDatabase
+                let held = try await sql.select().column("stopped").from("show_progress").where("profile_id", .equal, SQLBind(profile))
+                    .where("show_id", .equal, SQLBind(show.id)).first(decodingColumn: "stopped", as: Bool.self)
+                if held == nil { try await self.touch(profile: profile, show: show, watchedAt: nil, on: sql) }
+                guard stopped, held != true else { return held == nil }
+                try await sql.update("show_progress").set("stopped", to: SQLLiteral.boolean(true)).set("updated_at", to: SQLBind(self.clock.now()))
+                    .where("profile_id", .equal, SQLBind(profile)).where("show_id", .equal, SQLBind(show.id)).run()
+                return true
+            }
+        } catch {
+            throw .storageFailed
+        }
+    }
+
+    /// Every regular episode up to and including `through` (in season and number order) watched:
+    /// those not watched yet are marked on no known day, and `through` itself on `day` when the
+    /// tracker kept it. Returns how many episodes were marked, or nil when the show has no such episode.
+    func landThrough(_ through: ImportedEpisode, day: String?, at: Date?, show: Show, profile: UUID) async throws(EpisodeError) -> Int? {
+        let now = clock.now()
+        defer { database.changes.publish(.person(profile)) }
+        do {
+            return try await database.write(serializedBy: "episodes|\(show.id)", within: profile.uuidString) { db in
+                let sql = db as! any SQLDatabase
+                let regular = try await self.episodes(showID: show.id, on: sql).filter { !$0.isSpecial }
+                guard let last = regular.first(where: { $0.season == through.season && $0.number == through.number }) else { return nil }
+                let states = try await self.states(profile: profile, showID: show.id, on: sql)
+                let upTo = regular.filter { ($0.season, $0.number ?? 0) <= (through.season, through.number) && states[$0.id]?.watched != true }
+                for episode in upTo {
+                    if episode.id == last.id, let day {
+                        try await self.log(episode, of: show, profile: profile, day: .day(day), now: now, on: sql)
+                    } else {
+                        try await Self.markUndated(episode.id, of: show.id, profile: profile, now: now, on: sql)
+                    }
+                }
+                if !upTo.isEmpty {
+                    try await self.touch(profile: profile, show: show, watchedAt: at ?? day.flatMap(UTCFormatters.startOfDay) ?? now, on: sql)
+                }
+                return upTo.count
+            }
+        } catch let error as EpisodeError {
+            throw error
+        } catch {
+            throw .storageFailed
+        }
+    }
 }

@@ -127,8 +127,16 @@ struct ImportParserTests {
         let json = "\u{FEFF} [ {\"a\": \"x],[\\\"}\", \"b\": [1, {\"c\": []}]} ,\n[2, 3], \"s\" , 4 ]\n"
         var elements = JSONArrayElements(Data(json.utf8))
         let read = Array(AnySequence { elements }).map { String(decoding: $0, as: UTF8.self) }
-        #expect(read == [#"{"a": "x],[\"}", "b": [1, {"c": []}]} "#, "[2, 3]", #""s" "#, "4 "])
+        #expect(read == [#"{"a": "x],[\"}", "b": [1, {"c": []}]}"#, "[2, 3]", #""s""#, "4"])
         #expect(Array(JSONArrayElements(Data("[]".utf8))).isEmpty)
+        // An object's members the same way (Simkl's backup): each value's own bytes.
+        let members = try JSONArrayElements.objectMembers(Data(#" {"shows": [{"t": "a}"}], "movies" : null, "k\u0041": 1 } "#.utf8))
+        #expect(members.map(\.key) == ["shows", "movies", "kA"])
+        #expect(members.map { String(decoding: $0.value, as: UTF8.self) } == [#"[{"t": "a}"}]"#, "null", "1"])
+        #expect(try JSONArrayElements.objectMembers(Data("{}".utf8)).isEmpty)
+        for broken in ["[]", "{\"a\"}", "{\"a\": 1,}", "{\"a\": 1} x", "{\"a\": }"] {
+            #expect(throws: JSONArrayElements.Malformed.self, "\(broken)") { try JSONArrayElements.objectMembers(Data(broken.utf8)) }
+        }
         for broken in ["", "{}", "[1,]", "[1", "[\"open]", "[1] 2", "[,1]"] {
             elements = JSONArrayElements(Data(broken.utf8))
             while elements.next() != nil {}

@@ -104,7 +104,7 @@ struct ImportReaderTests {
             (Data("{\"hello\": 1}".utf8), "x.json", "not a PopcornSwirl backup"),
             (Data("Title,Artist\nHeat,Moby\n".utf8), "songs.csv", "cannot tell what this file is"),
             (Data([0x50, 0x4B, 0x03, 0x04, 0x00, 0x01, 0x02]), "broken.zip", "damaged"),
-            (try Self.zip([("notes.txt", Data("hi".utf8))]), "other.zip", "neither Letterboxd’s nor Trakt’s"),
+            (try Self.zip([("notes.txt", Data("hi".utf8))]), "other.zip", "None of Letterboxd’s, Trakt’s, TV Time’s or Simkl’s export files"),
         ] {
             do {
                 _ = try await Self.read(bytes, name)

@@ -42,6 +42,8 @@ struct ImportLanding: Sendable {
             let (added, note) =
                 if case .show(let show) = title, let named = row.episode {
                     try await episode(row, named, of: show, job: job, number: number)
+                } else if case .show(let show) = title, row.following != nil || row.watchedThrough != nil {
+                    try await self.show(row, show, job: job, number: number)
                 } else {
                     (try await facts(row, title, job: job, number: number), nil as String?)
                 }
@@ -79,6 +81,44 @@ struct ImportLanding: Sendable {
         } catch {
             throw Failed(step: "episode", reason: error.message)
         }
+    }
+
+    /// A show's own facts (favorite, rating), then how far the person got (`watchedThrough`) and
+    /// whether they follow it or stopped.
+    private func show(_ row: ImportRow, _ show: Show, job: ImportJob, number: Int) async throws -> (Bool, String?) {
+        var added = try await facts(row, .show(show), job: job, number: number)
+        var note: String?
+        if let through = row.watchedThrough {
+            guard await episodeCatalog.prepare(showID: show.id) != nil else {
+                throw Later(reason: "Waiting for TVMaze’s list of the episodes of “\(show.name)”.")
+            }
+            let marked: Int?
+            do {
+                marked = try await episodes.landThrough(
+                    through, day: row.watchedOn, at: row.watchedAt.flatMap(TraktFiles.moment), show: show, profile: job.profileID)
+            } catch {
+                throw Failed(step: "episode", reason: error.message)
+            }
+            guard let marked else {
+                throw Failed(
+                    step: "episode", reason: "TVMaze lists no \(through.code) of “\(show.name)”: mark how far you got on the show’s page.")
+            }
+            if marked > 0 {
+                added = true
+                note = "Watched up to \(through.code): \(marked) episode\(marked == 1 ? "" : "s") marked."
+            }
+        }
+        if let following = row.following {
+            do {
+                if try await episodes.follow(profile: job.profileID, show: show, stopped: following == .stopped) {
+                    added = true
+                    note = note ?? (following == .stopped ? "In your shows, Stopped." : "In your shows.")
+                }
+            } catch {
+                throw Failed(step: "save", reason: error.message)
+            }
+        }
+        return (added, note)
     }
 
     private func facts(_ row: ImportRow, _ title: MatchedTitle, job: ImportJob, number: Int) async throws -> Bool {

@@ -3,7 +3,16 @@ import ZIPFoundation
 
 /// Where an upload came from, read from its bytes and name, never trusted from the form.
 public enum ImportSource: String, Sendable, Equatable {
-    case letterboxd, imdb, trakt, popcornswirl
+    case letterboxd, imdb, trakt, tvtime, simkl, popcornswirl
+}
+
+/// A file of an upload: a ZIP's member, or one of several files uploaded together (a TV Time
+/// export's folder). Its bytes are unpacked only when it is read.
+struct ImportMember {
+    let path: String
+    /// Uploaded as it is rather than found in a ZIP: it may be told by its columns when its name says nothing.
+    let loose: Bool
+    let contents: () throws -> Data
 }
 
 /// Opens an upload (a Letterboxd or Trakt ZIP, an IMDb or Letterboxd CSV, a PopcornSwirl
@@ -67,13 +76,23 @@ public enum ImportReader {
             throw ImportRefused(message: "The file is larger than \(limits.member >> 20) MiB: this is not an export PopcornSwirl reads.")
         }
         if data.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }.first == UInt8(ascii: "{") {
-            guard (try? Backup.decoder.decode(BackupHeader.self, from: data))?.format == Backup.formatName else {
-                throw ImportRefused(message: "This JSON file is not a PopcornSwirl backup. Upload Trakt's export as the ZIP it comes in.")
+            if (try? Backup.decoder.decode(BackupHeader.self, from: data))?.format == Backup.formatName { return .popcornswirl }
+            guard SimklFiles.isBackup(data) else {
+                throw ImportRefused(
+                    message: "This JSON file is not a PopcornSwirl backup, nor Simkl’s. Upload Trakt's export as the ZIP it comes in.")
             }
-            return .popcornswirl
+            try await SimklFiles.readBackup(data, named: name, each: counted)
+            return .simkl
         }
-        let header = String(decoding: data.prefix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        let columns = Set(header.split(separator: ",").map { NamedCSV.columnName(String($0)) })
+        let columns = NamedCSV.columns(of: data)
+        if TVTimeFiles.file(columns: columns) != nil {
+            return try await readMembers([ImportMember(path: name, loose: true, contents: { data })], each: counted)
+        }
+        if SimklFiles.isCSV(columns: columns) {
+            var reader = try SimklFiles.CSVReader(data, named: name)
+            while let part = try reader.next(max: partSize) { try await counted(part) }
+            return .simkl
+        }
         if columns.contains("const") {
             var reader = try IMDbFile.Reader(data, named: name)
             while let part = try reader.next(max: partSize) { try await counted(part) }
@@ -87,8 +106,35 @@ public enum ImportReader {
         }
         throw ImportRefused(
             message:
-                "PopcornSwirl cannot tell what this file is. Upload Letterboxd’s or Trakt’s export ZIP, an IMDb CSV (ratings, a list or the watchlist), or a PopcornSwirl backup."
+                "PopcornSwirl cannot tell what this file is. Upload Letterboxd’s, Trakt’s or TV Time’s export ZIP, Simkl’s backup, an IMDb CSV (ratings, a list or the watchlist), or a PopcornSwirl backup."
         )
+    }
+
+    /// Several files uploaded together (the CSVs of an export's folder), read as the members of
+    /// one export within the same caps as a ZIP's.
+    @discardableResult
+    public static func read(files: [(name: String, data: Data)], each: (ImportRead) async throws -> Void) async throws -> ImportSource {
+        if files.count == 1, let file = files.first { return try await read(file.data, named: file.name, each: each) }
+        guard files.count <= maxMembers else { throw ImportRefused(message: "More than \(maxMembers) files were uploaded together.") }
+        if let large = files.first(where: { $0.data.count > memberLimit }) {
+            throw ImportRefused(message: "\(large.name) is larger than \(memberLimit >> 20) MiB: this is not an export PopcornSwirl reads.")
+        }
+        guard files.reduce(0, { $0 + $1.data.count }) <= totalLimit else {
+            throw ImportRefused(message: "The files add up to more than \(totalLimit >> 20) MiB: this is not an export PopcornSwirl reads.")
+        }
+        if files.contains(where: { $0.data.starts(with: [0x50, 0x4B]) }) {
+            throw ImportRefused(message: "Upload a ZIP file on its own, not with other files.")
+        }
+        return try await LineBudget.$current.withValue(LineBudget(NamedCSV.maxRows + NamedCSV.headerSlack)) {
+            var total = 0
+            return try await readMembers(files.map { file in ImportMember(path: file.name, loose: true, contents: { file.data }) }) { read in
+                total += read.rows.count + read.problems.count
+                guard total <= NamedCSV.maxRows else {
+                    throw ImportRefused(message: "The upload has more than \(NamedCSV.maxRows) rows: export less at a time.")
+                }
+                try await each(read)
+            }
+        }
     }
 
     private struct BackupHeader: Decodable {
@@ -106,7 +152,6 @@ public enum ImportReader {
             entries.append(entry)
             guard entries.count <= maxMembers else { throw ImportRefused(message: "The ZIP file holds more than \(maxMembers) files.") }
         }
-        let paths = entries.map(\.path)
         var total = 0
         func contents(_ entry: Entry) throws -> Data {
             var bytes = Data()
@@ -131,26 +176,59 @@ public enum ImportReader {
             }
             return bytes
         }
+        return try await readMembers(entries.map { entry in ImportMember(path: entry.path, loose: false, contents: { try contents(entry) }) }, each: each)
+    }
+
+    /// The members of an export, by whose they are: Trakt's, Simkl's backup, TV Time's, Letterboxd's.
+    private static func readMembers(_ members: [ImportMember], each: (ImportRead) async throws -> Void) async throws -> ImportSource {
+        let paths = members.map(\.path)
         if paths.contains(where: { TraktFiles.file(named: $0) != nil }) {
             var names: [String: String] = [:]
-            for entry in entries where TraktFiles.file(named: entry.path) == .lists {
-                names.merge(try TraktFiles.listNames(try contents(entry), named: entry.path)) { a, _ in a }
+            for member in members where TraktFiles.file(named: member.path) == .lists {
+                names.merge(try TraktFiles.listNames(try member.contents(), named: member.path)) { a, _ in a }
             }
-            for entry in entries {
-                guard let file = TraktFiles.file(named: entry.path), file != .lists else { continue }
-                try await each(try TraktFiles.read(try contents(entry), as: file, named: entry.path, lists: names))
+            for member in members {
+                guard let file = TraktFiles.file(named: member.path), file != .lists else { continue }
+                try await each(try TraktFiles.read(try member.contents(), as: file, named: member.path, lists: names))
             }
             return .trakt
         }
+        if let backup = members.first(where: { SimklFiles.isBackup(named: $0.path) }) {
+            try await SimklFiles.readBackup(try backup.contents(), named: backup.path, each: each)
+            return .simkl
+        }
+        var tvtime: [(ImportMember, TVTimeFiles.File)] = []
+        for member in members {
+            if let file = TVTimeFiles.file(named: member.path) {
+                tvtime.append((member, file))
+            } else if member.loose, LetterboxdFiles.file(named: member.path) == nil,
+                let file = TVTimeFiles.file(columns: NamedCSV.columns(of: try member.contents()))
+            {
+                tvtime.append((member, file))
+            }
+        }
+        if !tvtime.isEmpty {
+            // The older lists of seen episodes only when neither log is there (they repeat it).
+            let logs = tvtime.contains { $0.1 == .trackingV1 || $0.1 == .trackingV2 }
+            let seen = TVTimeFiles.Seen()
+            let order = TVTimeFiles.order
+            for (member, file) in tvtime.sorted(by: { order.firstIndex(of: $0.1)! < order.firstIndex(of: $1.1)! })
+            where !(logs && file == .seenEpisodes) {
+                var reader = try TVTimeFiles.Reader(try member.contents(), as: file, named: member.path, seen: seen)
+                while let part = try reader.next(max: partSize) { try await each(part) }
+            }
+            return .tvtime
+        }
         guard paths.contains(where: { LetterboxdFiles.file(named: $0) != nil }) else {
-            throw ImportRefused(message: "This ZIP file is neither Letterboxd’s nor Trakt’s export: none of their files are in it.")
+            throw ImportRefused(
+                message: "None of Letterboxd’s, Trakt’s, TV Time’s or Simkl’s export files are in this upload: PopcornSwirl cannot tell what it is.")
         }
         // In a fixed order, whatever the ZIP's: the diary before the reviews that repeat its entries.
         // The diary before watched.csv: a film watched.csv dates gets a watch only when the diary has none.
         let order: [LetterboxdFiles.File] = [.diary, .reviews, .watched, .ratings, .likes, .watchlist, .list]
-        let known = entries.compactMap { entry in LetterboxdFiles.file(named: entry.path).map { (entry, $0) } }
-        for (entry, file) in known.sorted(by: { (order.firstIndex(of: $0.1) ?? 0) < (order.firstIndex(of: $1.1) ?? 0) }) {
-            var reader = try LetterboxdFiles.Reader(try contents(entry), as: file, named: entry.path)
+        let known = members.compactMap { member in LetterboxdFiles.file(named: member.path).map { (member, $0) } }
+        for (member, file) in known.sorted(by: { (order.firstIndex(of: $0.1) ?? 0) < (order.firstIndex(of: $1.1) ?? 0) }) {
+            var reader = try LetterboxdFiles.Reader(try member.contents(), as: file, named: member.path)
             while let part = try reader.next(max: partSize) { try await each(part) }
         }
         return .letterboxd

@@ -39,6 +39,13 @@ public struct ImportRow: Codable, Sendable, Equatable {
     public var episode: ImportedEpisode?
     /// The moment of the watch when the tracker keeps one (ISO 8601), for Up Next's order.
     public var watchedAt: String?
+    /// What the tracker says of a show as a whole: followed (in the person's shows, for Up Next and
+    /// the calendar) or stopped (TV Time's archived, Simkl's dropped).
+    public var following: ImportedFollowing?
+    /// Every regular episode up to and including this one watched: a tracker that keeps only how far
+    /// the person got (Simkl's CSV, a completed show in Simkl's backup). The last one takes
+    /// `watchedOn`/`watchedAt` when the row has them; the rest are watched on no known day.
+    public var watchedThrough: ImportedEpisode?
 
     public init(file: String, line: Int, kind: MediaKind? = nil, title: String, year: Int? = nil) {
         self.file = file
@@ -47,6 +54,11 @@ public struct ImportRow: Codable, Sendable, Equatable {
         self.title = title
         self.year = year
     }
+}
+
+/// A show followed, or stopped (hidden from Up Next).
+public enum ImportedFollowing: String, Codable, Sendable, Equatable {
+    case following, stopped
 }
 
 /// An episode as another tracker names it: its season and number (season 0 for specials, which
@@ -84,6 +96,9 @@ public struct ImportProblem: Sendable, Equatable, Error {
     public var line: Int
     public var step: String
     public var reason: String
+    /// Nothing to import, rather than a row that could not be read (a tracker's running total, the
+    /// same watch twice in one file): reported as skipped, not failed.
+    public var skipped = false
 }
 
 /// A whole file refused, saying why (not a CSV, not UTF-8, an unknown layout, too many rows).
@@ -156,11 +171,12 @@ struct NamedCSV {
     /// Exports have 4 to 20 columns; a header of thousands would make every lookup costly.
     static let maxColumns = 100
 
-    init(_ data: Data, startingAfterBlankLine: Bool = false) throws(ImportRefused) {
+    /// `delimiter`: a comma, or a tab for a file whose header holds tabs and no comma (`delimiter(of:)`).
+    init(_ data: Data, startingAfterBlankLine: Bool = false, delimiter: UnicodeScalar = ",") throws(ImportRefused) {
         guard String(data: data, encoding: .utf8) != nil else {
             throw ImportRefused(message: "The file is not UTF-8 text: export it again as CSV (UTF-8).")
         }
-        do { reader = try CSVReader(stream: InputStream(data: data), hasHeaderRow: false) } catch {
+        do { reader = try CSVReader(stream: InputStream(data: data), hasHeaderRow: false, delimiter: delimiter) } catch {
             throw ImportRefused(message: "The file could not be read as CSV.")
         }
         var line = 0
@@ -185,6 +201,18 @@ struct NamedCSV {
         header = found
         columns = Dictionary(found.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         self.line = line
+    }
+
+    /// A tab when the first line has tabs and no comma (a CSV pasted through a spreadsheet), else a comma.
+    static func delimiter(of data: Data) -> UnicodeScalar {
+        let first = data.prefix(4096).prefix { $0 != 0x0A }
+        return first.contains(0x09) && !first.contains(UInt8(ascii: ",")) ? "\t" : ","
+    }
+
+    /// The names of the columns of a file's first line, as `columnName` makes them.
+    static func columns(of data: Data) -> Set<String> {
+        let header = String(decoding: data.prefix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return Set(header.split(separator: Character(Unicode.Scalar(delimiter(of: data)))).map { columnName($0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) })
     }
 
     static let unreadable = ImportRefused(message: "The file could not be read as CSV (a quote is left open, or the text is not UTF-8).")

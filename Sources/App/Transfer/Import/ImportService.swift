@@ -28,12 +28,20 @@ public struct ImportService: Sendable {
     /// Reads the upload and stores its rows as a new job; `ImportRefused` (nothing stored) when the
     /// file cannot be read.
     public func start(profile: UUID, data: Data, fileName: String) async throws -> Started {
-        let name = (fileName as NSString).lastPathComponent
+        try await start(profile: profile, files: [(fileName, data)])
+    }
+
+    /// Several files uploaded together are read as one export (the CSVs of TV Time's folder).
+    public func start(profile: UUID, files: [(name: String, data: Data)]) async throws -> Started {
+        let files = files.map { (name: ($0.name as NSString).lastPathComponent, data: $0.data) }
+        guard let first = files.first else { throw ImportRefused(message: "Choose the export file to import.") }
+        let name = files.count == 1 ? first.name : "\(first.name) and \(files.count - 1) more"
+        let data = first.data
         let job: UUID
         do { job = try await store.begin(profile: profile, source: .letterboxd, fileName: name) } catch is ImportStore.Busy { return .busy }
         do {
             var next = 1
-            let source = try await ImportReader.read(data, named: name) { read in
+            let source = try await ImportReader.read(files: files) { read in
                 next = try await store.append(job: job, rows: read.rows, problems: read.problems, from: next)
             }
             try await store.setSource(job: job, source)

@@ -115,7 +115,8 @@ struct ImportStore: Sendable {
                     let problem = problems[index - rows.count]
                     values.append([
                         SQLBind(job), SQLBind(number), SQLBind(ImportRow.bounded(file: problem.file)), SQLBind(problem.line), SQLBind(""),
-                        SQLBind(Int?.none), SQLBind(String?.none), SQLBind("{}"), SQLBind(ImportRowState.failed.rawValue),
+                        SQLBind(Int?.none), SQLBind(String?.none), SQLBind("{}"),
+                        SQLBind((problem.skipped ? ImportRowState.skipped : .failed).rawValue),
                         SQLBind(problem.step), SQLBind(TextRules.withoutControls(String(problem.reason.prefix(500)))),
                     ])
                 }
@@ -151,7 +152,8 @@ struct ImportStore: Sendable {
                 total_rows = (SELECT COUNT(*) FROM import_rows WHERE job_id = \(bind: job)),
                 stored_rows = (SELECT COUNT(*) FROM import_rows WHERE job_id = \(bind: job)),
                 pending_rows = (SELECT COUNT(*) FROM import_rows WHERE job_id = \(bind: job) AND state = 'pending'),
-                failed_rows = (SELECT COUNT(*) FROM import_rows WHERE job_id = \(bind: job) AND state = 'failed')
+                failed_rows = (SELECT COUNT(*) FROM import_rows WHERE job_id = \(bind: job) AND state = 'failed'),
+                skipped_rows = (SELECT COUNT(*) FROM import_rows WHERE job_id = \(bind: job) AND state = 'skipped')
                 WHERE id = \(bind: job)
                 """
             ).run()

@@ -30,54 +30,112 @@ struct JSONArrayElements: Sequence, IteratorProtocol {
     }
 
     private mutating func element() throws -> Data? {
+        var scan = JSONScan(bytes: bytes, offset: offset)
+        defer { offset = scan.offset }
         if !started {
-            skipSpace()
-            if offset + 3 <= bytes.count, bytes[offset] == 0xEF, bytes[offset + 1] == 0xBB, bytes[offset + 2] == 0xBF { offset += 3 }
-            skipSpace()
-            guard offset < bytes.count, bytes[offset] == UInt8(ascii: "[") else { throw Malformed(offset: offset) }
-            offset += 1
-            started = true
-            skipSpace()
-            if offset < bytes.count, bytes[offset] == UInt8(ascii: "]") { return try end() }
-        }
-        skipSpace()
-        let start = offset
-        var depth = 0
-        while offset < bytes.count {
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "\"") {
-                try skipString()
-            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-                depth += 1
-                offset += 1
-            } else if depth > 0 {
-                // Inside the element: a closing bracket ends a level, anything else is its content.
-                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
-                offset += 1
-            } else if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") {
-                guard offset > start else { throw Malformed(offset: offset) }
-                let element = bytes.subdata(in: start..<offset)
-                if byte == UInt8(ascii: "]") { _ = try end() } else { offset += 1 }
-                return element
-            } else if byte == UInt8(ascii: "}") {
-                throw Malformed(offset: offset)
-            } else {
-                offset += 1
+            scan.skipSpace()
+            if scan.offset + 3 <= bytes.count, bytes[scan.offset] == 0xEF, bytes[scan.offset + 1] == 0xBB, bytes[scan.offset + 2] == 0xBF {
+                scan.offset += 3
             }
+            scan.skipSpace()
+            guard scan.offset < bytes.count, bytes[scan.offset] == UInt8(ascii: "[") else { throw Malformed(offset: scan.offset) }
+            scan.offset += 1
+            started = true
+            scan.skipSpace()
+            if scan.offset < bytes.count, bytes[scan.offset] == UInt8(ascii: "]") { return try end(&scan) }
         }
-        throw Malformed(offset: offset)
+        let value = try scan.value(closer: UInt8(ascii: "]"))
+        if bytes[scan.offset] == UInt8(ascii: "]") { _ = try end(&scan) } else { scan.offset += 1 }
+        return bytes.subdata(in: value)
     }
 
     /// Past the closing bracket only space may follow.
-    private mutating func end() throws -> Data? {
-        offset += 1
-        skipSpace()
-        guard offset == bytes.count else { throw Malformed(offset: offset) }
+    private mutating func end(_ scan: inout JSONScan) throws -> Data? {
+        scan.offset += 1
+        scan.skipSpace()
+        guard scan.offset == bytes.count else { throw Malformed(offset: scan.offset) }
         ended = true
         return nil
     }
 
-    private mutating func skipString() throws {
+    /// The members of a JSON object (a Simkl backup's `shows`, `anime` and `movies`), each value as
+    /// its own bytes, read the same way: the object's shape only, each value checked by its reader.
+    static func objectMembers(_ data: Data) throws -> [(key: String, value: Data)] {
+        let bytes = data.startIndex == 0 ? data : Data(data)
+        var scan = JSONScan(bytes: bytes, offset: 0)
+        scan.skipSpace()
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scan.offset = 3 }
+        scan.skipSpace()
+        guard scan.offset < bytes.count, bytes[scan.offset] == UInt8(ascii: "{") else { throw Malformed(offset: scan.offset) }
+        scan.offset += 1
+        var members: [(key: String, value: Data)] = []
+        while true {
+            scan.skipSpace()
+            guard scan.offset < bytes.count else { throw Malformed(offset: scan.offset) }
+            if members.isEmpty, bytes[scan.offset] == UInt8(ascii: "}") {
+                scan.offset += 1
+                break
+            }
+            guard bytes[scan.offset] == UInt8(ascii: "\"") else { throw Malformed(offset: scan.offset) }
+            let keyStart = scan.offset
+            try scan.skipString()
+            guard let key = try? JSONDecoder().decode(String.self, from: bytes.subdata(in: keyStart..<scan.offset)) else {
+                throw Malformed(offset: keyStart)
+            }
+            scan.skipSpace()
+            guard scan.offset < bytes.count, bytes[scan.offset] == UInt8(ascii: ":") else { throw Malformed(offset: scan.offset) }
+            scan.offset += 1
+            let value = try scan.value(closer: UInt8(ascii: "}"))
+            members.append((key, bytes.subdata(in: value)))
+            let closed = bytes[scan.offset] == UInt8(ascii: "}")
+            scan.offset += 1
+            if closed { break }
+        }
+        scan.skipSpace()
+        guard scan.offset == bytes.count else { throw Malformed(offset: scan.offset) }
+        return members
+    }
+}
+
+/// A place in JSON bytes, and the steps both readers take over them.
+private struct JSONScan {
+    let bytes: Data
+    var offset: Int
+
+    /// The bytes of the value here (space around it left out), stopping at the `,` or `closer` that
+    /// ends it at this level; `offset` is left on that byte.
+    mutating func value(closer: UInt8) throws -> Range<Int> {
+        skipSpace()
+        let start = offset
+        var depth = 0
+        var last = offset
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == UInt8(ascii: "\"") {
+                try skipString()
+                last = offset
+            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                depth += 1
+                offset += 1
+            } else if depth > 0 {
+                // Inside the value: a closing bracket ends a level, anything else is its content.
+                if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") { depth -= 1 }
+                offset += 1
+                last = offset
+            } else if byte == UInt8(ascii: ",") || byte == closer {
+                guard last > start else { throw JSONArrayElements.Malformed(offset: offset) }
+                return start..<last
+            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+                throw JSONArrayElements.Malformed(offset: offset)
+            } else {
+                offset += 1
+                if ![0x20, 0x09, 0x0A, 0x0D].contains(byte) { last = offset }
+            }
+        }
+        throw JSONArrayElements.Malformed(offset: offset)
+    }
+
+    mutating func skipString() throws {
         offset += 1
         while offset < bytes.count {
             switch bytes[offset] {
@@ -88,10 +146,10 @@ struct JSONArrayElements: Sequence, IteratorProtocol {
             default: offset += 1
             }
         }
-        throw Malformed(offset: offset)
+        throw JSONArrayElements.Malformed(offset: offset)
     }
 
-    private mutating func skipSpace() {
+    mutating func skipSpace() {
         while offset < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[offset]) { offset += 1 }
     }
 }

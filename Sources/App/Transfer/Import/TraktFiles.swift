@@ -108,7 +108,8 @@ public enum TraktFiles {
     /// the whole file as one document), each handed to `body` with its 1-based number; refused
     /// past `NamedCSV.maxRows` entries before more are made.
     static func forEach<Element: Decodable>(
-        _ type: Element.Type, _ data: Data, named name: String, _ body: (Element, Int) throws(ImportRefused) -> Void
+        _ type: Element.Type, _ data: Data, named name: String, what: String = "a Trakt export file",
+        _ body: (Element, Int) throws(ImportRefused) -> Void
     ) throws(ImportRefused) {
         var elements = JSONArrayElements(data)
         let decoder = JSONDecoder()
@@ -120,12 +121,12 @@ public enum TraktFiles {
             count += 1
             let entry: Element
             do { entry = try decoder.decode(Element.self, from: element) } catch {
-                throw ImportRefused(message: "\(name) is not a Trakt export file: its entry \(count) could not be read (\(Self.reason(error))).")
+                throw ImportRefused(message: "\(name) is not \(what): its entry \(count) could not be read (\(Self.reason(error))).")
             }
             try body(entry, count)
         }
         if let failure = elements.failure {
-            throw ImportRefused(message: "\(name) is not a Trakt export file: its JSON could not be read (\(failure)).")
+            throw ImportRefused(message: "\(name) is not \(what): its JSON could not be read (\(failure)).")
         }
     }
 

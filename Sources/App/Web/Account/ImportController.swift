@@ -118,12 +118,12 @@ struct ImportController {
                 "The upload was too slow to finish (\(UploadSlots.minimumRate / 1024) KB a second at least, \(UploadSlots.deadline.components.seconds / 60) minutes at most), "
                     + "so nothing was imported. Try again on a faster connection.", .requestTimeout)
         }
-        guard let file = form.files["file"], !file.data.isEmpty else {
+        guard let files = form.fileLists["file"], !files.isEmpty else {
             return try await refused("Choose the export file to import.", .badRequest)
         }
         var response: Response
         do {
-            switch try await imports.start(profile: profile, data: file.data, fileName: file.filename) {
+            switch try await imports.start(profile: profile, files: files.map { ($0.filename, $0.data) }) {
             case .started: response = .redirect(to: Route.imports.link(query: ["done": "started"]), type: .normal)
             case .busy: return try await refused("Your earlier import is still running: wait for it to finish, or cancel it first.", .conflict)
             }

@@ -112,6 +112,8 @@ struct ImportProgressView: Encodable {
             case .letterboxd: "Letterboxd"
             case .imdb: "IMDb"
             case .trakt: "Trakt"
+            case .tvtime: "TV Time"
+            case .simkl: "Simkl"
             case .popcornswirl: "PopcornSwirl backup"
             }
         percent = job.percent

@@ -17,7 +17,9 @@ struct MultipartForm {
     }
 
     private(set) var fields: [String: [String]] = [:]
+    /// The first file of each field; `fileLists` has every file of a field that takes several.
     private(set) var files: [String: File] = [:]
+    private(set) var fileLists: [String: [File]] = [:]
 
     func value(_ name: String) -> String { fields[name]?.first ?? "" }
 
@@ -84,7 +86,11 @@ struct MultipartForm {
                 let name = Self.parameter("name", in: Substring(disposition))
             else { return nil }
             if let filename = Self.parameter("filename", in: Substring(disposition)) {
-                if part.body.readableBytes > 0 { files[name] = File(filename: filename, data: Data(buffer: part.body)) }
+                if part.body.readableBytes > 0 {
+                    let file = File(filename: filename, data: Data(buffer: part.body))
+                    if files[name] == nil { files[name] = file }
+                    fileLists[name, default: []].append(file)
+                }
             } else {
                 fields[name, default: []].append(String(buffer: part.body).replacingOccurrences(of: "\r\n", with: "\n"))
             }
