@@ -163,6 +163,16 @@ struct TVHistoryReaderTests {
         #expect(tabSource == .simkl && Self.rows(tabbed).map(\.title) == rows.map(\.title))
     }
 
+    @Test("two shows of one name with different TheTVDB ids (TV Time's rows have no year) are matched and remembered apart")
+    func sameNameShows() {
+        var uk = ImportRow(file: "f", line: 2, kind: .show, title: "The Office")
+        uk.tvdbID = 78107
+        var us = uk
+        us.tvdbID = 73244
+        #expect(TitleMatcher.keys(uk).title != TitleMatcher.keys(us).title)
+        #expect(TitleMatcher.keys(ImportRow(file: "f", line: 2, kind: .movie, title: "Heat", year: 1995)).title == "movie:title:heat:1995:", "other rows keep their keys")
+    }
+
     @Test("Simkl's episode codes", arguments: [("S06E10", "S06E10"), ("s1e3", "S01E03"), ("E148", "S01E148"), ("S01", nil), ("x", nil)])
     func simklCodes(_ raw: String, _ code: String?) {
         #expect(SimklFiles.episode(raw)?.code == code)

@@ -86,7 +86,10 @@ struct ImportLanding: Sendable {
     /// A show's own facts (favorite, rating), then how far the person got (`watchedThrough`) and
     /// whether they follow it or stopped.
     private func show(_ row: ImportRow, _ show: Show, job: ImportJob, number: Int) async throws -> (Bool, String?) {
-        var added = try await facts(row, .show(show), job: job, number: number)
+        // The day a show was watched up to is its last episode's, not a watch of the whole show.
+        var own = row
+        (own.watched, own.watchedOn, own.watchedAt) = (false, nil, nil)
+        var added = try await facts(own, .show(show), job: job, number: number)
         var note: String?
         if let through = row.watchedThrough {
             guard await episodeCatalog.prepare(showID: show.id) != nil else {

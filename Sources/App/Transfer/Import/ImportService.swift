@@ -201,8 +201,9 @@ extension ImportService {
         return (found, record)
     }
 
-    /// The person picks the title for a waiting row: it lands, and later rows (and imports) with
-    /// the same title take the same choice.
+    /// The person picks the title for a waiting row: it lands, and its other waiting rows, later
+    /// rows and later imports with the same title take the same choice (the waiting ones are matched
+    /// again by a worker: a show TVMaze did not know may have a thousand watches).
     public func choose(profile: UUID, job: UUID, number: Int, kind: MediaKind, id: Int) async throws -> Resolved {
         guard let (found, record) = try await row(profile: profile, job: job, number: number), record.state == .queued else { return .notWaiting }
         let title: MatchedTitle
@@ -215,6 +216,10 @@ extension ImportService {
         guard case .settled(let settlement) = await landing.land(record.row, as: title, how: TitleMatcher.chosen, job: found, number: number)
         else { return .unavailable }
         guard try await store.settle(job: job, number: number, from: .queued, settlement) else { return .notWaiting }
+        // The title's other rows waiting here (a show's every watch) are matched again, taking the choice.
+        let key = TitleMatcher.keys(record.row).title
+        let same = try await store.queued(job: job, title: record.row.title).filter { TitleMatcher.keys($0.row).title == key }
+        try await store.requeue(job: job, numbers: same.map(\.number))
         return .done(settlement.state)
     }
 

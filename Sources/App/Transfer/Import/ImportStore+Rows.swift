@@ -70,6 +70,40 @@ extension ImportStore {
         return try await select.orderBy("row_no").offset(offset).limit(limit).all(decoding: Row.self).map(\.record)
     }
 
+    /// The job's rows waiting in Needs a match with this title (as read from the file).
+    func queued(job: UUID, title: String) async throws -> [ImportRowRecord] {
+        try await database.sql.select().column(SQLLiteral.all).from("import_rows").where("job_id", .equal, SQLBind(job))
+            .where("state", .equal, SQLBind(ImportRowState.queued.rawValue)).where("title", .equal, SQLBind(title)).orderBy("row_no")
+            .all(decoding: Row.self).map(\.record)
+    }
+
+    /// Rows waiting in Needs a match go back to be matched (the person chose their title for
+    /// another row): the job is taken up again by a server's worker, a done one too.
+    func requeue(job: UUID, numbers: [Int]) async throws {
+        guard !numbers.isEmpty else { return }
+        let now = clock.now()
+        try await database.writeSQL { sql in
+            var moved = 0
+            for part in stride(from: 0, to: numbers.count, by: Self.insertBatch) {
+                let some = numbers[part..<min(numbers.count, part + Self.insertBatch)]
+                moved += try await sql.raw(
+                    """
+                    UPDATE import_rows SET state = 'pending', step = NULL, reason = NULL, candidates = NULL
+                    WHERE job_id = \(bind: job) AND state = 'queued' AND row_no IN \(SQLBind.group(Array(some))) RETURNING row_no
+                    """
+                ).all().count
+            }
+            guard moved > 0 else { return }
+            try await sql.raw(
+                """
+                UPDATE import_jobs SET pending_rows = pending_rows + \(bind: moved), queued_rows = queued_rows - \(bind: moved),
+                state = CASE WHEN state = 'done' THEN 'queued' ELSE state END, finished_at = NULL, next_try_at = NULL, updated_at = \(bind: now)
+                WHERE id = \(bind: job) AND state IN ('done', 'queued', 'running')
+                """
+            ).run()
+        }
+    }
+
     func record(job: UUID, number: Int) async throws -> ImportRowRecord? {
         try await database.sql.select().column(SQLLiteral.all).from("import_rows").where("job_id", .equal, SQLBind(job))
             .where("row_no", .equal, SQLBind(number)).first(decoding: Row.self)?.record

@@ -48,12 +48,14 @@ struct TitleMatcher: Sendable {
     static let unsureFreshness: TimeInterval = 86_400
 
     /// The cache keys: by IMDb id (only answers an upstream confirmed for that id are kept there:
-    /// OMDb, or TVMaze's own IMDb id of a show), and by the row's title, year and id.
+    /// OMDb, or TVMaze's own IMDb id of a show), and by the row's title, year and ids.
     static func keys(_ row: ImportRow) -> (id: String?, title: String) {
         let kind = (row.kind ?? .movie).rawValue
         let id = row.imdbID.flatMap { OMDbClient.isIMDbID($0) ? "\(kind):imdb:\($0)" : nil }
         let folded = String(SearchQuery.fold(row.title).lowercased().prefix(300))
-        return (id, "\(kind):title:\(folded):\(row.year.map(String.init) ?? ""):\(row.imdbID ?? "")")
+        // TheTVDB's id tells apart shows of one name (TV Time's rows have no year).
+        let tvdb = row.tvdbID.map { ":tvdb\($0)" } ?? ""
+        return (id, "\(kind):title:\(folded):\(row.year.map(String.init) ?? ""):\(row.imdbID ?? "")\(tvdb)")
     }
 
     /// A person's own choices are theirs alone: another person's upload cannot decide them.
