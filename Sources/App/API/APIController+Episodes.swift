@@ -119,6 +119,29 @@ extension APIController {
         }
     }
 
+    func putSeasonRating(_ input: Operations.PutSeasonRating.Input) async throws -> Operations.PutSeasonRating.Output {
+        guard let id = Int(exactly: input.path.id), (1...TitleLookup.maxShowID).contains(id) else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive TVMaze show id."))))
+        }
+        guard (1...10_000).contains(input.path.season) else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("season must be a season's number, 1 to 10000."))))
+        }
+        guard let session = APIScope.session else { throw APIError.noSession }
+        guard case .json(let body) = input.body, let value = body.rating, (0...10).contains(value) else {
+            return .badRequest(.init(body: .applicationProblemJson(.badRequest("Send {\"rating\": 1…10}, or {\"rating\": 0} to clear it."))))
+        }
+        let outcome = await episodes.rateSeason(
+            showID: id, season: input.path.season, rating: Self.ratingChange(value), profile: session.profileID,
+            writer: { try await session.profileForWrite() })
+        switch outcome {
+        case .seasonRated(let season, let rating): return .ok(.init(body: .json(.init(season: season, rating: rating))))
+        case .failed(.notFound): return .notFound(.init(body: .applicationProblemJson(.notFound("This show has no season \(input.path.season)."))))
+        case .failed(.invalid(let message)): return .badRequest(.init(body: .applicationProblemJson(.badRequest(message))))
+        case .tooManyNewVisitors(let wait): return .tooManyRequests(.after(wait))
+        default: return .serviceUnavailable(.notSaved)
+        }
+    }
+
     func listUpNext(_ input: Operations.ListUpNext.Input) async throws -> Operations.ListUpNext.Output {
         guard let profile = APIScope.session?.existing else { return .unauthorized(APIRefusal.signInResponse) }
         let filter = UpNextFilter(rawValue: input.query.filter?.rawValue ?? UpNextFilter.toWatch.rawValue) ?? .toWatch
@@ -184,7 +207,7 @@ extension Components.Schemas.ShowEpisodes {
             seasons: listed.seasons.map { season in
                 .init(
                     number: season.season.number, name: season.season.name,
-                    episodes: season.episodes.map { Components.Schemas.Episode($0.episode, $0.state) })
+                    episodes: season.episodes.map { Components.Schemas.Episode($0.episode, $0.state) }, rating: season.rating)
             },
             specials: listed.specials.map { Components.Schemas.Episode($0.episode, $0.state) }, progress: .init(listed.progress),
             source: .init(rawValue: listed.held.source.rawValue) ?? .tvmaze)

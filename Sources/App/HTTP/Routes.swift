@@ -121,11 +121,13 @@ enum Route: String, SiteRoute {
     case show = "GET /shows/:id"
     /// An episode's page (`:id` is TVMaze's episode id), and a person's change of it (a watch,
     /// unmarking, a rating); a season's or a whole show's aired episodes marked watched; Stopped and
-    /// whether specials count.
+    /// whether specials count; a season's rating.
     case episode = "GET /episodes/:id"
     case saveEpisode = "POST /library/episodes/:id"
     case watchShowEpisodes = "POST /library/shows/:id/watched"
     case saveShowProgress = "POST /library/shows/:id/progress"
+    /// A person's rating of a whole season of the show (`season`, `rating` in the form).
+    case rateShowSeason = "POST /library/shows/:id/seasons/rating"
     case saveShow = "POST /library/shows/:id"
     case confirmRemoveShow = "GET /library/shows/:id/remove"
     case removeShow = "POST /library/shows/:id/remove"

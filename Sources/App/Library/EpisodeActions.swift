@@ -19,6 +19,8 @@ enum EpisodeOutcome: Sendable {
     /// Episodes marked watched at once.
     case marked(Int)
     case chosen(ShowChoices)
+    /// A season's rating saved (nil: cleared).
+    case seasonRated(season: Int, rating: Int?)
     case failed(EpisodeError)
     /// Nothing was saved: the write would have started a visitor, and the address has started too many lately.
     case tooManyNewVisitors(retryAfter: Int)
@@ -114,6 +116,23 @@ struct EpisodeActions: Sendable {
         guard await catalog.prepare(showID: showID) != nil else { return .failed(.notFound) }
         do {
             return .marked(try await episodes.watchAll(profile: try await writer(), show: show, season: season))
+        } catch let error as EpisodeError {
+            return .failed(error)
+        } catch let refused as VisitorThrottle.Refused {
+            return .tooManyNewVisitors(retryAfter: refused.retryAfter)
+        } catch {
+            return .failed(.storageFailed)
+        }
+    }
+
+    /// Rates a whole season of the show 1–10, or clears its rating.
+    func rateSeason(showID: Int, season: Int, rating: Int?, profile: UUID?, writer: () async throws -> UUID) async -> EpisodeOutcome {
+        if let rating, !Rating.range.contains(rating) { return .failed(.invalid(LibraryError.invalidRating(rating).message)) }
+        guard let show = await show(showID, profile: profile) else { return .failed(.notFound) }
+        guard await catalog.prepare(showID: showID) != nil else { return .failed(.notFound) }
+        do {
+            try await episodes.rateSeason(profile: try await writer(), show: show, season: season, rating: rating)
+            return .seasonRated(season: season, rating: rating)
         } catch let error as EpisodeError {
             return .failed(error)
         } catch let refused as VisitorThrottle.Refused {

@@ -118,9 +118,11 @@ public final class EpisodeService: Sendable {
         async let seasons = seasons(showID: show.id)
         var states: [Int: EpisodeState] = [:]
         var choices = ShowChoices()
+        var ratings: [Int: Int] = [:]
         if let profile {
             states = try await self.states(profile: profile, showID: show.id)
             choices = try await self.choices(profile: profile, showID: show.id)
+            ratings = try await seasonRatings(profile: profile, showID: show.id)
         }
         let now = clock.now()
         let tracked = try await episodes.map { TrackedEpisode(episode: $0, state: states[$0.id] ?? EpisodeState(), hasAired: $0.hasAired(by: now)) }
@@ -130,7 +132,9 @@ public final class EpisodeService: Sendable {
         let known = Dictionary(listed.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
         // Every season with episodes, and announced ones without, in order.
         let numbers = Set(bySeason.keys).union(listed.map(\.number)).sorted()
-        let groups = numbers.map { SeasonEpisodes(season: known[$0] ?? Season(number: $0), episodes: bySeason[$0] ?? []) }
+        let groups = numbers.map {
+            SeasonEpisodes(season: known[$0] ?? Season(number: $0), episodes: bySeason[$0] ?? [], rating: ratings[$0])
+        }
         return ShowEpisodes(
             showID: show.id, held: held, seasons: groups, specials: tracked.filter { $0.episode.isSpecial },
             progress: .of(tracked, choices: choices, ended: show.status == "Ended"))

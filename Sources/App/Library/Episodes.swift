@@ -97,6 +97,8 @@ public struct ShowProgress: Sendable, Equatable {
 public struct SeasonEpisodes: Sendable, Equatable {
     public var season: Season
     public var episodes: [TrackedEpisode]
+    /// The person's rating of the whole season (1–10), if any.
+    public var rating: Int? = nil
 
     public var aired: Int { episodes.filter(\.hasAired).count }
     public var watched: Int { episodes.filter { $0.hasAired && $0.state.watched }.count }

@@ -22,6 +22,8 @@ public struct Backup: Codable, Sendable, Equatable {
     public var episodes: [EpisodeMark]? = nil
     /// The shows a person began: Stopped, specials counted, when last watched.
     public var shows: [ShowProgressEntry]? = nil
+    /// Ratings of whole seasons. Nil in backups made before them.
+    public var seasonRatings: [SeasonRatingEntry]? = nil
 
     public struct Title: Codable, Sendable, Equatable {
         public var kind: MediaKind
@@ -72,6 +74,13 @@ public struct Backup: Codable, Sendable, Equatable {
         /// Watches on no known day.
         public var undatedWatches: Int
         public var rating: Int?
+        public var changedAt: Date
+    }
+
+    public struct SeasonRatingEntry: Codable, Sendable, Equatable {
+        public var showID: Int
+        public var season: Int
+        public var rating: Int
         public var changedAt: Date
     }
 

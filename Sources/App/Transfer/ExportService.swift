@@ -22,9 +22,10 @@ public struct ExportService: Sendable {
         async let searches = self.searches(profile)
         async let episodes = self.episodes(profile)
         async let shows = self.shows(profile)
+        async let seasonRatings = self.seasonRatings(profile)
         return Backup(
             exportedAt: now, titles: try await titles, watches: try await watches, lists: try await lists, searches: try await searches,
-            episodes: try await episodes, shows: try await shows)
+            episodes: try await episodes, shows: try await shows, seasonRatings: try await seasonRatings)
     }
 
     /// One of the person's lists as CSV, or nil when they have no list of that id.
@@ -101,6 +102,18 @@ public struct ExportService: Sendable {
                 Backup.EpisodeMark(
                     showID: $0.show_id, episodeID: $0.episode_id, undatedWatches: $0.undated_watches, rating: $0.rating, changedAt: $0.updated_at)
             }
+    }
+
+    private func seasonRatings(_ profile: UUID) async throws -> [Backup.SeasonRatingEntry] {
+        struct Row: Decodable {
+            var show_id: Int
+            var season: Int
+            var rating: Int
+            var updated_at: Date
+        }
+        return try await database.sql.select().columns("show_id", "season", "rating", "updated_at").from("season_ratings")
+            .where("profile_id", .equal, SQLBind(profile)).orderBy("show_id").orderBy("season").all(decoding: Row.self)
+            .map { Backup.SeasonRatingEntry(showID: $0.show_id, season: $0.season, rating: $0.rating, changedAt: $0.updated_at) }
     }
 
     private func shows(_ profile: UUID) async throws -> [Backup.ShowProgressEntry] {

@@ -23,6 +23,7 @@ struct MigrationSchemaTests {
             "App.CreateWatchTallies", "App.CreateTitleIndex", "App.CreateCatalogRequests", "App.AddTitleState",
             "App.HardenCountsAndImports", "App.CreateEpisodes", "App.AddShowStatus", "App.CreateCalendar", "App.CreateNotifications",
             "App.CreateIntegrations",
+            "App.CreateSeasonRatings",
         ]
         #expect(AppDatabase.migrations.map(\.name) == expected)
         // Fluent's default name, which older versions of these migrations were recorded under.

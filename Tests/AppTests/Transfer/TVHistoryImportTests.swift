@@ -62,7 +62,10 @@ struct TVHistoryImportTests {
             let imports = app.services.imports
             let queue = try await imports.queue(profile: profile, job: job, page: 1)
             #expect(queue.filter { $0.row.title == "Moths of Varrow Fen, and Other Stories" }.count == 5)
-            #expect(Set(queue.filter { $0.row.kind == .movie }.map(\.row.title)) == ["Spirited Away", "Crouching Tiger, Hidden Dragon", "Paddington 2", "The Glass Orchard Affair"])
+            #expect(
+                Set(queue.filter { $0.row.kind == .movie }.map(\.row.title)) == [
+                    "Spirited Away", "Crouching Tiger, Hidden Dragon", "Paddington 2", "The Glass Orchard Affair",
+                ])
             #expect(job.queued == 9)
 
             // Picked once for the show: its other rows wait no more, and land once a worker takes them.
@@ -77,7 +80,8 @@ struct TVHistoryImportTests {
 
             // Spirited Away is 千と千尋の神隠し on iTunes: picked from a search, its watch lands on its day.
             let spirited = try #require(queue.first { $0.row.title == "Spirited Away" })
-            #expect(try await imports.choose(profile: profile, job: job.id, number: spirited.number, kind: .movie, id: 1_439_452_110) == .done(.landed))
+            #expect(
+                try await imports.choose(profile: profile, job: job.id, number: spirited.number, kind: .movie, id: 1_439_452_110) == .done(.landed))
             #expect(try await app.services.diary.watches(profile: profile, kind: .movie, itemID: "1439452110").map(\.day) == ["2026-02-07"])
 
             // The same export again adds nothing, and asks no upstream: the picks are remembered.
@@ -112,7 +116,9 @@ struct TVHistoryImportTests {
             let watches = try await app.services.diary.watches(profile: profile, kind: .show, itemID: String(Self.shows.girls))
             #expect(watches.isEmpty, "no watch of the whole show")
             let page = try await app.services.diary.page(profile: profile, page: 1)
-            #expect(page.watches.filter { $0.itemID == String(Self.shows.girls) }.compactMap(\.episode?.code) == ["S06E10"], "the diary has the last one's day")
+            #expect(
+                page.watches.filter { $0.itemID == String(Self.shows.girls) }.compactMap(\.episode?.code) == ["S06E10"],
+                "the diary has the last one's day")
 
             // The plan-to-watch film and show wait for a match (nobody has heard of them); Spirited Away is found by its IMDb id or waits.
             let queue = try await app.services.imports.queue(profile: profile, job: job, page: 1)

@@ -98,7 +98,10 @@ struct TVHistoryReaderTests {
         #expect(alone == .tvtime)
         let codes = Self.rows(reads).compactMap(\.episode).map(\.code)
         #expect(codes.count == 15, "every watch but the one that had only season_number/episode_number (S01E03 of The Midnight Gospel)")
-        #expect(Self.problems(reads).contains { $0.reason == "The watch of “The Midnight Gospel” has no season and episode number PopcornSwirl can place." })
+        #expect(
+            Self.problems(reads).contains {
+                $0.reason == "The watch of “The Midnight Gospel” has no season and episode number PopcornSwirl can place."
+            })
         #expect(codes.contains("S06E09"))
     }
 
@@ -108,10 +111,12 @@ struct TVHistoryReaderTests {
 
     @Test("an older TV Time export without either log: seen_episode.csv gives the watches by show name")
     func tvtimeSeenEpisodes() async throws {
-        let seen = "episode_id,tv_show_name,episode_season_number,episode_number,created_at\n101,Girls,1,1,2023-05-01 20:00:00\n102,Girls,1,2,2023-05-02 20:00:00\n"
+        let seen =
+            "episode_id,tv_show_name,episode_season_number,episode_number,created_at\n101,Girls,1,1,2023-05-01 20:00:00\n102,Girls,1,2,2023-05-02 20:00:00\n"
         let (source, reads) = try await ImportReaderTests.read(try ImportReaderTests.zip([("seen_episode.csv", Data(seen.utf8))]), "old.zip")
         #expect(source == .tvtime)
-        #expect(Self.rows(reads).map { "\($0.title) \($0.episode!.code) \($0.watchedOn!)" } == ["Girls S01E01 2023-05-01", "Girls S01E02 2023-05-02"])
+        #expect(
+            Self.rows(reads).map { "\($0.title) \($0.episode!.code) \($0.watchedOn!)" } == ["Girls S01E01 2023-05-01", "Girls S01E02 2023-05-02"])
     }
 
     @Test("Simkl's backup JSON, alone or in its ZIP: episodes on their days, a completed show watched through its last, statuses, ratings, ids")
@@ -132,7 +137,8 @@ struct TVHistoryReaderTests {
         let moths = try #require(rows.first { $0.title == "Moths of Varrow Fen, and Other Stories" })
         #expect(moths.watchlist && moths.following == nil && moths.tvdbID == nil)
         let pokemon = rows.filter { $0.title == "Pokémon" }
-        #expect(pokemon.first?.following == .following && pokemon.first?.rating == 6 && pokemon.count == 4, "anime is a show; on hold is still followed")
+        #expect(
+            pokemon.first?.following == .following && pokemon.first?.rating == 6 && pokemon.count == 4, "anime is a show; on hold is still followed")
         let spirited = try #require(rows.first { $0.title == "Spirited Away" })
         #expect(spirited.kind == .movie && spirited.imdbID == "tt0245429" && spirited.tmdbID == 129 && spirited.watchedOn == "2026-02-07")
         #expect(spirited.rating == 10)
@@ -152,7 +158,8 @@ struct TVHistoryReaderTests {
         #expect(gospel.watchedThrough?.code == "S01E03" && gospel.watchedAt == "2026-03-07T23:02:00Z" && gospel.following == .following)
         #expect(gospel.tvdbID == 378_553 && gospel.rating == 7)
         #expect(rows.first { $0.title == "Moths of Varrow Fen, and Other Stories" }.map { $0.watchlist && $0.watchedThrough == nil } == true)
-        #expect(rows.first { $0.title == "Spirited Away" }.map { $0.kind == .movie && $0.watchedOn == "2026-02-07" && $0.imdbID == "tt0245429" } == true)
+        #expect(
+            rows.first { $0.title == "Spirited Away" }.map { $0.kind == .movie && $0.watchedOn == "2026-02-07" && $0.imdbID == "tt0245429" } == true)
         #expect(rows.first { $0.title == "The Glass Orchard Affair" }.map { $0.watchlist && !$0.watched } == true)
 
         // The same lines pasted through a spreadsheet: tab-separated.
@@ -170,7 +177,9 @@ struct TVHistoryReaderTests {
         var us = uk
         us.tvdbID = 73244
         #expect(TitleMatcher.keys(uk).title != TitleMatcher.keys(us).title)
-        #expect(TitleMatcher.keys(ImportRow(file: "f", line: 2, kind: .movie, title: "Heat", year: 1995)).title == "movie:title:heat:1995:", "other rows keep their keys")
+        #expect(
+            TitleMatcher.keys(ImportRow(file: "f", line: 2, kind: .movie, title: "Heat", year: 1995)).title == "movie:title:heat:1995:",
+            "other rows keep their keys")
     }
 
     @Test("Simkl's episode codes", arguments: [("S06E10", "S06E10"), ("s1e3", "S01E03"), ("E148", "S01E148"), ("S01", nil), ("x", nil)])

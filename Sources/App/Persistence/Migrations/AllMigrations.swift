@@ -38,5 +38,6 @@ extension AppDatabase {
         CreateCalendar(),
         CreateNotifications(),
         CreateIntegrations(),
+        CreateSeasonRatings(),
     ]
 }

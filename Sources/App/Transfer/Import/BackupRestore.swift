@@ -56,6 +56,11 @@ struct BackupRestore: Sendable {
             counts.added += added
             counts.present += shows.count - added
         }
+        if let ratings = backup.seasonRatings, !ratings.isEmpty {
+            let added = try await database.writeSQL { sql in try await Self.seasonRatings(ratings, profile: profile, on: sql) }
+            counts.added += added
+            counts.present += ratings.count - added
+        }
         for search in backup.searches.prefix(SearchHistoryStore.limit).reversed() {
             guard let query = try? SearchQuery(search.query) else { continue }
             try await history.record(profile: profile, query: query, at: search.searchedAt)
@@ -122,6 +127,20 @@ struct BackupRestore: Sendable {
                     SQLBind(profile), SQLBind(mark.episodeID), SQLBind(mark.showID), SQLBind(max(0, min(mark.undatedWatches, 1_000))),
                     SQLBind(Self.rating(mark.rating)), SQLBind(mark.changedAt)
                 ).run()
+            added += 1
+        }
+        return added
+    }
+
+    /// A season's rating, where the person has not rated it here.
+    private static func seasonRatings(_ ratings: [Backup.SeasonRatingEntry], profile: UUID, on sql: any SQLDatabase) async throws -> Int {
+        var added = 0
+        for entry in ratings where entry.showID > 0 && (1...10_000).contains(entry.season) {
+            guard let rating = Self.rating(entry.rating) else { continue }
+            let there = try await sql.select().column("season").from("season_ratings").where("profile_id", .equal, SQLBind(profile))
+                .where("show_id", .equal, SQLBind(entry.showID)).where("season", .equal, SQLBind(entry.season)).first()
+            guard there == nil else { continue }
+            try await EpisodeService.setSeasonRating(rating, season: entry.season, of: entry.showID, profile: profile, now: entry.changedAt, on: sql)
             added += 1
         }
         return added

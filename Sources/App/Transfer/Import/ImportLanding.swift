@@ -11,7 +11,9 @@ import Foundation
 ///   none of the film, so the diary and the statistics count every watched film with a date;
 /// - a named list → that list, at its place;
 /// - an episode's watch (with its day and moment) or rating → that episode's (`EpisodeService.land`),
-///   once the show's episode list is held; an episode TVMaze does not list fails, saying so.
+///   once the show's episode list is held; an episode TVMaze does not list fails, saying so;
+/// - a season's rating → that season's;
+/// - a show followed or Stopped, or watched up to an episode (TV Time, Simkl) → the person's shows.
 struct ImportLanding: Sendable {
     let library: LibraryService
     let diary: DiaryService
@@ -42,6 +44,8 @@ struct ImportLanding: Sendable {
             let (added, note) =
                 if case .show(let show) = title, let named = row.episode {
                     try await episode(row, named, of: show, job: job, number: number)
+                } else if case .show(let show) = title, let season = row.ratedSeason {
+                    try await seasonRating(row, season, of: show, job: job)
                 } else if case .show(let show) = title, row.following != nil || row.watchedThrough != nil {
                     try await self.show(row, show, job: job, number: number)
                 } else {
@@ -81,6 +85,23 @@ struct ImportLanding: Sendable {
         } catch {
             throw Failed(step: "episode", reason: error.message)
         }
+    }
+
+    /// A rating of a whole season, once the show's seasons are held; a season TVMaze does not list fails, saying so.
+    private func seasonRating(_ row: ImportRow, _ season: Int, of show: Show, job: ImportJob) async throws -> (Bool, String?) {
+        guard let rating = row.rating else { return (false, nil) }
+        guard await episodeCatalog.prepare(showID: show.id) != nil else {
+            throw Later(reason: "Waiting for TVMaze’s list of the episodes of “\(show.name)”.")
+        }
+        guard try await episodes.seasonRatings(profile: job.profileID, showID: show.id)[season] != rating else { return (false, nil) }
+        do {
+            try await episodes.rateSeason(profile: job.profileID, show: show, season: season, rating: rating)
+        } catch .notFound {
+            throw Failed(step: "rating", reason: "TVMaze lists no season \(season) of “\(show.name)”: rate it on the show’s page if it is there.")
+        } catch {
+            throw Failed(step: "rating", reason: error.message)
+        }
+        return (true, "Season \(season) rated \(Rating.words(rating)).")
     }
 
     /// A show's own facts (favorite, rating), then how far the person got (`watchedThrough`) and

@@ -176,7 +176,8 @@ public enum ImportReader {
             }
             return bytes
         }
-        return try await readMembers(entries.map { entry in ImportMember(path: entry.path, loose: false, contents: { try contents(entry) }) }, each: each)
+        return try await readMembers(
+            entries.map { entry in ImportMember(path: entry.path, loose: false, contents: { try contents(entry) }) }, each: each)
     }
 
     /// The members of an export, by whose they are: Trakt's, Simkl's backup, TV Time's, Letterboxd's.

@@ -37,6 +37,8 @@ public struct ImportRow: Codable, Sendable, Equatable {
     public var listPosition: Int?
     /// The episode of the show the row is about (a watch or rating of it, not of the whole show).
     public var episode: ImportedEpisode?
+    /// The season of the show the row's rating is of (Trakt's `ratings-seasons.json`), not the whole show's.
+    public var ratedSeason: Int?
     /// The moment of the watch when the tracker keeps one (ISO 8601), for Up Next's order.
     public var watchedAt: String?
     /// What the tracker says of a show as a whole: followed (in the person's shows, for Up Next and
@@ -212,7 +214,10 @@ struct NamedCSV {
     /// The names of the columns of a file's first line, as `columnName` makes them.
     static func columns(of data: Data) -> Set<String> {
         let header = String(decoding: data.prefix(4096), as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-        return Set(header.split(separator: Character(Unicode.Scalar(delimiter(of: data)))).map { columnName($0.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) })
+        return Set(
+            header.split(separator: Character(Unicode.Scalar(delimiter(of: data)))).map {
+                columnName($0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
+            })
     }
 
     static let unreadable = ImportRefused(message: "The file could not be read as CSV (a quote is left open, or the text is not UTF-8).")

@@ -126,7 +126,8 @@ public enum SimklFiles {
         for (season, episode) in episodes {
             guard let season, let number = episode.number, TraktFiles.seasons.contains(season), TraktFiles.numbers.contains(number) else {
                 read.problems.append(
-                    ImportProblem(file: file, line: line, step: "read", reason: "An episode of “\(name)” has no season and number PopcornSwirl can place."))
+                    ImportProblem(
+                        file: file, line: line, step: "read", reason: "An episode of “\(name)” has no season and number PopcornSwirl can place."))
                 continue
             }
             var watch = ImportRow(file: file, line: line, kind: .show, title: name, year: title.year)
@@ -202,7 +203,8 @@ public enum SimklFiles {
                 }
                 let type = csv.value("Type", in: fields)?.lowercased() ?? ""
                 let film = type == "movie" || type == "movies" || type == "film"
-                var row = ImportRow(file: name, line: line, kind: film ? .movie : .show, title: title, year: csv.value("Year", in: fields).flatMap { Int($0) })
+                var row = ImportRow(
+                    file: name, line: line, kind: film ? .movie : .show, title: title, year: csv.value("Year", in: fields).flatMap { Int($0) })
                 row.imdbID = csv.value("IMDB", in: fields)
                 row.tvdbID = csv.value("TVDB", in: fields).flatMap { Int($0) }
                 row.tmdbID = csv.value("TMDB", in: fields).flatMap { Int($0) }

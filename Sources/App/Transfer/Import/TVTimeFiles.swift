@@ -120,7 +120,8 @@ public enum TVTimeFiles {
             case .trackingV2:
                 let key = value("key", fields) ?? ""
                 if key.hasPrefix("watch-episode") || key.hasPrefix("rewatch-episode") {
-                    return watch(line, fields, show: "series_name", id: "s_id", season: ["season_number", "s_no"], number: ["episode_number", "ep_no"])
+                    return watch(
+                        line, fields, show: "series_name", id: "s_id", season: ["season_number", "s_no"], number: ["episode_number", "ep_no"])
                 }
                 if key.hasPrefix("user-series") {
                     return show(
@@ -177,8 +178,10 @@ public enum TVTimeFiles {
                 row.watchedOn = moment.formatted(UTCFormatters.dayStyle)
                 row.watchedAt = moment.ISO8601Format()
             }
-            let key = [tvdb.map(String.init) ?? SearchQuery.fold(title).lowercased(), String(seasonNumber), String(episodeNumber), row.watchedAt ?? ""]
-                .joined(separator: "|")
+            let key = [
+                tvdb.map(String.init) ?? SearchQuery.fold(title).lowercased(), String(seasonNumber), String(episodeNumber), row.watchedAt ?? "",
+            ]
+            .joined(separator: "|")
             if let earlier = seen.earlier(key, file: name, line: line) {
                 let place = earlier.file == name ? "row \(earlier.line)" : "\(ImportRow.bounded(file: earlier.file)), row \(earlier.line)"
                 return .nothing("The same watch as \(place): counted once.")

@@ -3,11 +3,11 @@ import Foundation
 /// Trakt's export ZIP, one JSON member at a time: watch history (watches, scrobbles and check-ins
 /// of films and episodes), ratings of films and shows, the watchlist, favorites, and personal
 /// lists (`lists-lists*.json` names them, `lists-list-<slug>*.json` holds each one's items), and
-/// episode ratings. Any id may be null. An episode's watch is kept as that episode's, with its
+/// episode and season ratings. Any id may be null. An episode's watch is kept as that episode's, with its
 /// moment (`watched_at`).
 public enum TraktFiles {
     public enum File: Sendable, Equatable {
-        case history, movieRatings, showRatings, episodeRatings, watchlist, favorites, lists
+        case history, movieRatings, showRatings, episodeRatings, seasonRatings, watchlist, favorites, lists
         /// The items of the list with this slug.
         case list(String)
     }
@@ -23,6 +23,7 @@ public enum TraktFiles {
         if stem.hasPrefix("ratings-movies") { return .movieRatings }
         if stem.hasPrefix("ratings-shows") { return .showRatings }
         if stem.hasPrefix("ratings-episodes") { return .episodeRatings }
+        if stem.hasPrefix("ratings-seasons") { return .seasonRatings }
         if stem.hasPrefix("lists-watchlist") { return .watchlist }
         if stem.hasPrefix("lists-favorites") { return .favorites }
         if stem.hasPrefix("lists-lists") { return .lists }
@@ -53,9 +54,14 @@ public enum TraktFiles {
         var title: String?
     }
 
+    struct SeasonRef: Decodable {
+        var number: Int?
+    }
+
     struct Entry: Decodable {
         var type: String?
         var episode: EpisodeRef?
+        var season: SeasonRef?
         var action: String?
         var watched_at: String?
         var rating: Int?
@@ -155,6 +161,13 @@ public enum TraktFiles {
             } else if file == .episodeRatings {
                 read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "The entry names no episode."))
                 return
+            } else if file == .seasonRatings {
+                guard let season = entry.season?.number, (1...Self.seasons.upperBound).contains(season) else {
+                    read.problems.append(
+                        ImportProblem(file: name, line: line, step: "read", reason: "The entry names no season PopcornSwirl can place."))
+                    return
+                }
+                row.ratedSeason = season
             }
             switch file {
             case .history:
@@ -167,7 +180,7 @@ public enum TraktFiles {
                     row.watchedOn = day
                     if row.episode != nil { row.watchedAt = at }
                 }
-            case .movieRatings, .showRatings, .episodeRatings:
+            case .movieRatings, .showRatings, .episodeRatings, .seasonRatings:
                 guard let rating = entry.rating, Rating.range.contains(rating) else {
                     read.problems.append(ImportProblem(file: name, line: line, step: "read", reason: "The entry has no rating from 1 to 10."))
                     return

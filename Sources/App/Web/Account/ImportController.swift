@@ -74,7 +74,7 @@ struct ImportController {
         switch done {
         case "started": "Your file was read. The import runs on its own: you can leave this page and come back."
         case "cancelled": "The import was cancelled. What it had imported stays; the rest was not imported."
-        case "matched": "The row was imported."
+        case "matched": "The row was imported. Rows of the same title take your choice too."
         case "kept": "The row was kept as it is."
         default: nil
         }

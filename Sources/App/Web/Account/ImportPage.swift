@@ -135,6 +135,8 @@ struct QueuedRowView {
     let number: Int
     let title: String
     let year: Int?
+    /// The episode the row is about (`S01E02`), and when it was watched.
+    let episodeCode: String?
     let file: String
     let line: Int
     let reason: String
@@ -157,6 +159,7 @@ struct QueuedRowView {
         number = record.number
         title = record.row.title
         year = record.row.year
+        episodeCode = record.row.episode.map { $0.code + (record.row.watchedOn.map { ", watched \($0)" } ?? "") }
         file = record.file
         line = record.line
         reason = record.reason ?? ""

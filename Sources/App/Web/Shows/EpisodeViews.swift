@@ -64,6 +64,10 @@ struct SeasonView {
     /// Named apart from the show's own mark-all link: a missing name is looked up in the views around.
     let seasonMarkURL: String?
     let seasonMarkLabel: String
+    /// The season's rating form (once it has aired), its options, and what the person gave it.
+    let seasonRatingURL: String?
+    let seasonRatingOptions: String
+    let seasonRatingText: String?
     let returnTo: String
 }
 
@@ -161,6 +165,9 @@ struct ShowEpisodesView {
                 seasonMarkURL: unwatched > 0 ? Route.watchShowEpisodes.link(showID) : nil,
                 seasonMarkLabel:
                     "Mark the \(Formats.count(unwatched, "unwatched aired episode", "unwatched aired episodes")) of season \(number) watched",
+                seasonRatingURL: season.aired > 0 ? Route.rateShowSeason.link(showID) : nil,
+                seasonRatingOptions: RatingPicker.optionsHTML[season.rating ?? 0],
+                seasonRatingText: season.rating.map { "Rated \(Rating.words($0))" },
                 returnTo: returnTo)
         }
         specialsOpen = open == .specials
@@ -350,6 +357,9 @@ extension SeasonView: MustacheParent {
         case "seasonURL": seasonURL
         case "seasonMarkURL": seasonMarkURL
         case "seasonMarkLabel": seasonMarkLabel
+        case "seasonRatingURL": seasonRatingURL
+        case "seasonRatingOptions": seasonRatingOptions
+        case "seasonRatingText": seasonRatingText
         case "returnTo": returnTo
         default: nil
         }

@@ -15,6 +15,7 @@ struct EpisodesController {
         router.on(Route.saveEpisode) { request, context in try await change(request, context) }
         router.on(Route.watchShowEpisodes) { request, context in try await watchAll(request, context) }
         router.on(Route.saveShowProgress) { request, context in try await choose(request, context) }
+        router.on(Route.rateShowSeason) { request, context in try await rateSeason(request, context) }
     }
 
     func upNext(_ request: Request, _ context: AppRequestContext) async throws -> Response {
@@ -170,6 +171,40 @@ struct EpisodesController {
         return response
     }
 
+    struct SeasonRatingForm: Decodable {
+        var season: String?
+        var rating: String?
+        var return_to: String?
+    }
+
+    func rateSeason(_ request: Request, _ context: AppRequestContext) async throws -> Response {
+        let id = try Self.id(context, "show")
+        let form = try await FormInput.decode(SeasonRatingForm.self, request, context)
+        let wantsJSON = FormInput.wantsJSON(request)
+        let returnTo = Route.safeReturnPath(form.return_to, fallback: Route.show.link(id) + "#episodes")
+        let rating: Int?
+        guard let season = form.season.flatMap({ Int($0) }), (1...10_000).contains(season) else {
+            return try renderer.for(context).unreadableForm("“season” must be a season’s number.", wantsJSON: wantsJSON, backURL: returnTo)
+        }
+        do {
+            rating = try FormInput.rating(form.rating ?? "") ?? nil
+        } catch {
+            return try renderer.for(context).unreadableForm(error.message, wantsJSON: wantsJSON, backURL: returnTo)
+        }
+        let writer = WriteProfile(context, sessions)
+        let outcome = await actions.rateSeason(showID: id, season: season, rating: rating, profile: context.profileID, writer: writer.start)
+        let fields = [("season", form.season), ("rating", form.rating), ("return_to", returnTo)]
+        let retry = RetryForm(action: Route.rateShowSeason.link(id), fields: fields.compactMap { n, v in v.map { (n, $0) } })
+        guard case .seasonRated = outcome else {
+            return try failure(outcome, wantsJSON: wantsJSON, retry: retry, returnTo: returnTo, context)
+        }
+        let said = "Season \(season): " + (rating.map { "rated \(Rating.words($0))." } ?? "rating cleared.")
+        var response: Response =
+            wantsJSON ? try JSONAnswer.ok(SeasonRatingJSON(season: season, rating: rating, said: said)) : .redirect(to: returnTo, done: said, context)
+        writer.setCookie(on: &response)
+        return response
+    }
+
     struct ChoiceForm: Decodable {
         var stopped: String?
         var include_specials: String?
@@ -250,6 +285,12 @@ struct EpisodeStateJSON: Encodable {
         rating = state.rating
         self.said = said
     }
+}
+
+struct SeasonRatingJSON: Encodable {
+    let season: Int
+    let rating: Int?
+    let said: String
 }
 
 struct MarkedJSON: Encodable {
