@@ -127,11 +127,11 @@ extension APIController {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("season must be a season's number, 1 to 10000."))))
         }
         guard let session = APIScope.session else { throw APIError.noSession }
-        guard case .json(let body) = input.body, let value = body.rating, (0...10).contains(value) else {
+        guard case .json(let body) = input.body, (0...10).contains(body.rating) else {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("Send {\"rating\": 1…10}, or {\"rating\": 0} to clear it."))))
         }
         let outcome = await episodes.rateSeason(
-            showID: id, season: input.path.season, rating: Self.ratingChange(value), profile: session.profileID,
+            showID: id, season: input.path.season, rating: Self.ratingChange(body.rating), profile: session.profileID,
             writer: { try await session.profileForWrite() })
         switch outcome {
         case .seasonRated(let season, let rating): return .ok(.init(body: .json(.init(season: season, rating: rating))))

@@ -109,6 +109,15 @@ struct TVHistoryReaderTests {
         field.contains(",") || field.contains("\"") ? "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : field
     }
 
+    @Test("a ZIP locked with a password (as TV Time sends its export) is refused, saying how to bring its files")
+    func lockedZIP() async throws {
+        var zip = try Self.tvtimeZIP()
+        zip[zip.startIndex + 6] |= 1  // the first member's "encrypted" flag, as a password-protected ZIP sets it
+        let refusal = await #expect(throws: ImportRefused.self) { _ = try await ImportReaderTests.read(zip, "tv-time.zip") }
+        #expect(refusal?.message.contains("locked with a password") == true)
+        #expect(refusal?.message.contains("choose the CSV files of its folder together") == true)
+    }
+
     @Test("an older TV Time export without either log: seen_episode.csv gives the watches by show name")
     func tvtimeSeenEpisodes() async throws {
         let seen =

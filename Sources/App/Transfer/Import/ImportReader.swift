@@ -143,6 +143,14 @@ public enum ImportReader {
 
     private static func readZIP(_ data: Data, limits: (member: Int, total: Int), each: (ImportRead) async throws -> Void) async throws -> ImportSource
     {
+        // Bit 0 of the first member's flags: encrypted (TV Time's export comes with a password, sent
+        // in another email). ZIPFoundation reads no encrypted member.
+        if data.count > 8, data.starts(with: [0x50, 0x4B, 0x03, 0x04]), data[data.startIndex + 6] & 1 == 1 {
+            throw ImportRefused(
+                message:
+                    "This ZIP file is locked with a password (TV Time sends it in a separate email). Open it with that password, then choose the CSV files of its folder together."
+            )
+        }
         let archive: Archive
         do { archive = try Archive(data: data, accessMode: .read) } catch {
             throw ImportRefused(message: "The ZIP file could not be opened: it is damaged or incomplete. Export it again and upload the new file.")
