@@ -78,7 +78,7 @@ TVTIME_FIXTURES = os.path.join(FIXTURES, "tvtime")
 FIRST_SHOW_ID = 800_001
 FIRST_TVDB_ID = 600_001
 FIRST_IMDB_NUMBER = 9_800_001
-EPISODE_ID_BASE = 80_000_000  # TVMaze episode ids: 80,000,000 + show index × 1,000 + n (fixtures stay below 5,000,000)
+EPISODE_ID_BASE = 80_000_000  # TVMaze episode ids: 80,000,000 + show index × 10,000 + n (fixtures stay below 5,000,000)
 SEASON_ID_BASE = 8_000_000  # TVMaze season ids: 8,000,000 + show index × 10 + season
 TVDB_EPISODE_BASE = 70_000_000  # TheTVDB episode ids in the export (`ep_id`)
 USER_ID = "51730418"
@@ -176,7 +176,7 @@ def make_episodes(index: int, show: dict, seasons_count: int, per_season: int, r
         count = max(1, per_season + rng.choice([0, 0, 0, -1, 1]))
         start = first + dt.timedelta(days=371 * (season_number - 1))
         for n, airdate in enumerate(tvf.weekly(start, count), start=1):
-            ep_id = EPISODE_ID_BASE + index * 1_000 + (season_number - 1) * 100 + n
+            ep_id = EPISODE_ID_BASE + index * 10_000 + len(episodes) + 1
             episodes.append(tvf.episode(
                 show, id=ep_id, season=season_number, number=n,
                 name=f"{EPISODE_WORDS[(n + season_number * 3) % len(EPISODE_WORDS)]}", airdate=airdate,
@@ -235,15 +235,20 @@ def build_fixtures(fixtures_dir: str, shows_count: int, watches: int, rng: rando
     with open(os.path.join(FIXTURES, "tvmaze", "episodes.json"), encoding="utf-8") as f:
         episodes_json = json.load(f)
 
-    # Enough episodes that the watches fit with room to spare (1 to 4 seasons of 6 to 22).
+    # Enough episodes that the watches fit with room to spare: 1 to 4 seasons of 6 to 22 episodes,
+    # longer seasons only when that is not enough.
     per_show = max(1, math.ceil(watches * 1.4 / max(1, shows_count)))
-    shows = []
-    for index, name in enumerate(show_names(shows_count, rng)):
-        show = make_show(index, name, rng)
+    plans = []
+    for _ in range(shows_count):
         seasons_count = rng.choice([1, 2, 2, 3, 4])
-        per_season = max(6, min(22, math.ceil(per_show * rng.uniform(0.7, 1.5) / seasons_count)))
-        if watches > 22 * 4 * shows_count * 0.7:  # very many watches: longer seasons
-            per_season = math.ceil(per_show * 1.5 / seasons_count)
+        plans.append([seasons_count, max(6, min(22, math.ceil(per_show * rng.uniform(0.7, 1.5) / seasons_count)))])
+    turn = 0
+    while sum(count * (per_season - 1) for count, per_season in plans) < watches * 1.15:
+        plans[turn % shows_count][1] += 1
+        turn += 1
+    shows = []
+    for index, (name, (seasons_count, per_season)) in enumerate(zip(show_names(shows_count, rng), plans)):
+        show = make_show(index, name, rng)
         seasons, episodes = make_episodes(index, show, seasons_count, per_season, rng)
         shows_json.append(show)
         episodes_json[str(show["id"])] = {"seasons": seasons, "episodes": sorted(episodes, key=tvf.stub.airing_order)}
@@ -525,7 +530,7 @@ def refusals(metrics_url: str) -> dict:
     except Exception:
         return {}
     out: dict = {}
-    for labels, value in re.findall(r"^popcornswirl_upstream_refusals_total\{([^}]*)\}\s+(\S+)", text, re.M):
+    for labels, value in re.findall(r"^(?:popcornswirl_)?upstream_refusals_total\{([^}]*)\}\s+(\S+)", text, re.M):
         reason = re.search(r'reason="([^"]*)"', labels)
         key = reason.group(1) if reason else "?"
         out[key] = out.get(key, 0) + float(value)
@@ -624,8 +629,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=20, help="minutes before the whole benchmark gives up (default 20)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the generator's seed (the same files every run)")
     args = parser.parse_args(argv)
-    if args.shows < 1 or args.watches < 0:
-        parser.error("--shows must be at least 1 and --watches at least 0")
+    if not 1 <= args.shows <= 9_000 or not 0 <= args.watches <= 2_000 * args.shows:
+        parser.error("--shows must be 1 to 9,000, and --watches 0 to 2,000 per show")
     binary = os.path.abspath(args.binary)
     if not os.access(binary, os.X_OK):
         print(f"bench_tvtime: no server binary at {binary} (build it with `swift build -c release`, or pass --binary)", file=sys.stderr)
@@ -747,13 +752,16 @@ def report(results: list[dict], held: dict, allowances: dict) -> int:
         ("failed / needs a match", lambda r: f"{r['failed']:,} / {r['queued']:,}"),
         ("server peak RSS", lambda r: f"{r['rss_mb']:.0f} MB" + ("" if r["rss_reset"] else " (since start)")),
         ("TVMaze requests (stub /_stats)", lambda r: f"{r['tvmaze']:,}"),
-        ("  by kind", lambda r: ", ".join(f"{k} {v}" for k, v in sorted(r["kinds"].items())) or "-"),
+    ]
+    for kind in sorted({k for r in results for k in r["kinds"]}):
+        rows.append((f"  {kind}", lambda r, kind=kind: f"{r['kinds'].get(kind, 0):,}"))
+    rows += [
         ("  most in any 10 s / 60 s", lambda r: f"{r['most_10s']} / {r['most_60s']}"),
         ("iTunes / OMDb requests", lambda r: f"{r['itunes']:,} / {r['omdb']:,}"),
-        ("app's upstream refusals", lambda r: ", ".join(f"{k} {v:.0f}" for k, v in sorted(r["refusals"].items())) or "none"),
+        ("app's refusals (every upstream)", lambda r: ", ".join(f"{k} {v:.0f}" for k, v in sorted(r["refusals"].items())) or "none"),
     ]
     width = max(len(name) for name, _ in rows) + 2
-    col = max(26, max(len(str(fn(r))) for _, fn in rows for r in results) + 2)
+    col = max(22, max(len(str(fn(r))) for _, fn in rows for r in results) + 2)
     print(f"  {'':<{width}}{'run 1 (not cached)':<{col}}{'run 2 (cached)':<{col}}")
     for name, fn in rows:
         print(f"  {name:<{width}}{str(fn(one)):<{col}}{str(fn(two)):<{col}}")

@@ -114,15 +114,7 @@ struct EpisodeActions: Sendable {
     func watchAll(showID: Int, season: Int?, profile: UUID?, writer: () async throws -> UUID) async -> EpisodeOutcome {
         guard let show = await show(showID, profile: profile) else { return .failed(.notFound) }
         guard await catalog.prepare(showID: showID) != nil else { return .failed(.notFound) }
-        do {
-            return .marked(try await episodes.watchAll(profile: try await writer(), show: show, season: season))
-        } catch let error as EpisodeError {
-            return .failed(error)
-        } catch let refused as VisitorThrottle.Refused {
-            return .tooManyNewVisitors(retryAfter: refused.retryAfter)
-        } catch {
-            return .failed(.storageFailed)
-        }
+        return await Self.outcome { .marked(try await episodes.watchAll(profile: try await writer(), show: show, season: season)) }
     }
 
     /// Rates a whole season of the show 1–10, or clears its rating.
@@ -130,22 +122,23 @@ struct EpisodeActions: Sendable {
         if let rating, !Rating.range.contains(rating) { return .failed(.invalid(LibraryError.invalidRating(rating).message)) }
         guard let show = await show(showID, profile: profile) else { return .failed(.notFound) }
         guard await catalog.prepare(showID: showID) != nil else { return .failed(.notFound) }
-        do {
+        return await Self.outcome {
             try await episodes.rateSeason(profile: try await writer(), show: show, season: season, rating: rating)
             return .seasonRated(season: season, rating: rating)
-        } catch let error as EpisodeError {
-            return .failed(error)
-        } catch let refused as VisitorThrottle.Refused {
-            return .tooManyNewVisitors(retryAfter: refused.retryAfter)
-        } catch {
-            return .failed(.storageFailed)
         }
     }
 
     func choose(showID: Int, stopped: Bool?, includeSpecials: Bool?, profile: UUID?, writer: () async throws -> UUID) async -> EpisodeOutcome {
         guard let show = await show(showID, profile: profile) else { return .failed(.notFound) }
+        return await Self.outcome {
+            .chosen(try await episodes.choose(profile: try await writer(), show: show, stopped: stopped, includeSpecials: includeSpecials))
+        }
+    }
+
+    /// A write's outcome: what it came to, or why it was not made.
+    private static func outcome(_ write: () async throws -> EpisodeOutcome) async -> EpisodeOutcome {
         do {
-            return .chosen(try await episodes.choose(profile: try await writer(), show: show, stopped: stopped, includeSpecials: includeSpecials))
+            return try await write()
         } catch let error as EpisodeError {
             return .failed(error)
         } catch let refused as VisitorThrottle.Refused {

@@ -123,8 +123,14 @@ public final class EpisodeCatalog: Sendable {
             specials = await specialsAnswer.answer?.body
         }
         guard let embed, let list = try? TVMazeDecoder.episodes(showID: showID, embed: embed.body, specials: specials?.body) else { return nil }
+        // Without the specials (TVMaze refused that call and none are kept), the list is held as one
+        // due again in a few minutes, not after a day: its specials are asked for again then.
+        guard specials != nil else { return (list, embed.fetchedAt.addingTimeInterval(Self.specialsRetry - Self.freshness)) }
         return (list, embed.fetchedAt)
     }
+
+    /// How soon a list held without its specials is asked for again.
+    static let specialsRetry: TimeInterval = 300
 
     func heldList(_ showID: Int) async throws -> ListRow? {
         try await database.sql.select().columns("fetched_at", "source", "changed_at", "synced_at").from("tv_episode_lists")

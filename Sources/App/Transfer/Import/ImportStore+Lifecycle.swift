@@ -29,7 +29,7 @@ extension ImportStore {
             let taken = try await sql.raw(
                 """
                 UPDATE import_jobs SET state = 'running', lease_owner = \(bind: owner), lease_until = \(bind: now.addingTimeInterval(Self.lease)),
-                run_started_at = \(bind: now), run_started_pending = pending_rows, next_try_at = NULL, updated_at = \(bind: now)
+                run_started_at = \(bind: now), run_started_pending = pending_rows, next_try_at = NULL, message = NULL, updated_at = \(bind: now)
                 WHERE id = \(bind: id) AND state IN ('queued', 'running') AND \(free) RETURNING id
                 """
             ).first(decodingColumn: "id", as: UUID.self)
