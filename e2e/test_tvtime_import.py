@@ -7,13 +7,14 @@ archived one Stopped, the watched episodes checked on their days, Up Next, the f
 from __future__ import annotations
 
 import shutil
+import subprocess
 import uuid
 from pathlib import Path
 
 from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
-from conftest import wait_for
+from conftest import APP_BINARY, CLI_TIMEOUT, wait_for
 from helpers import click, mark_page, same_page, sign_up, submit, text_of, until
 from test_import import progress
 
@@ -115,3 +116,29 @@ def test_a_tv_time_folder_is_imported_and_its_unknown_show_picked_once(app, brow
     days = [e.get_attribute("datetime") for e in driver.find_elements(By.CSS_SELECTOR, ".diary-entry time")]
     assert days.count("2026-03-06") == 1, days  # The Midnight Gospel S01E02, twice in the file
     assert "2026-06-21" in days and "2026-02-21" in days, days
+
+
+def test_popcornswirl_import_takes_the_folder_of_a_tv_time_export(app, browser, tmp_path):
+    """`popcornswirl import --username NAME FOLDER`: the CSVs of the folder read as one export, the
+    command waiting until every row is dealt with; what it imported is on the person's pages."""
+    username = f"tvcli-{uuid.uuid4().hex[:8]}"
+    sign_up(browser, app, username, PASSWORD)
+    folder = tmp_path / "tv-time-personal-data"
+    folder.mkdir()
+    for name in FILES:
+        shutil.copy(FIXTURES / name, folder / name)
+    (folder / "notes.txt").write_text("not part of the export")
+    result = subprocess.run(
+        [str(APP_BINARY), "import", "--username", username, str(folder)],
+        capture_output=True, text=True, cwd=app.tmpdir, env=app.env, timeout=CLI_TIMEOUT * 2,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    assert last.startswith("done: ") and "0 imported" not in last and "6 failed" in last, result.stdout
+    browser.get(app.url(f"/shows/{GIRLS}?season=6"))
+    assert text_of(wait_for(browser, ".episode-progress .tag")) == "Stopped"
+    missing = subprocess.run(
+        [str(APP_BINARY), "import", "--username", username, str(tmp_path / "nowhere")],
+        capture_output=True, text=True, cwd=app.tmpdir, env=app.env, timeout=CLI_TIMEOUT,
+    )
+    assert missing.returncode != 0 and "There is no file" in missing.stdout + missing.stderr

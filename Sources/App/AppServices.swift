@@ -202,15 +202,15 @@ public struct AppServices: Sendable {
         return letterboxd ? Data(ExportFormats.letterboxdCSV(backup).utf8) : try Backup.encoder.encode(backup)
     }
 
-    /// `popcornswirl import`: reads the file into a new import for the named account and works
+    /// `popcornswirl import`: reads the files (one export) into a new import for the named account and works
     /// on it here until every row is dealt with; `progress` is told after each batch.
     public func importFile(
-        username: String, data: Data, fileName: String, progress: @Sendable (ImportJob) -> Void
+        username: String, files: [(name: String, data: Data)], progress: @Sendable (ImportJob) -> Void
     ) async throws -> ImportJob {
         guard let profile = try await accounts.profile(username: username) else {
             throw AccountService.Failure.invalid(["username": "There is no account named “\(username)”."])
         }
-        guard case .started(let job) = try await imports.start(profile: profile, data: data, fileName: fileName) else {
+        guard case .started(let job) = try await imports.start(profile: profile, files: files) else {
             throw ImportRefused(message: "\(username) has an import under way: wait for it to finish, or cancel it on the import page.")
         }
         return try await imports.drain(job: job.id, owner: "cli-\(UUID().uuidString.prefix(8))", progress: progress)

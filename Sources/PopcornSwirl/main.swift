@@ -136,23 +136,41 @@ struct Export: AsyncParsableCommand {
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract:
-            "Import a Letterboxd or Trakt export ZIP, or an IMDb or Letterboxd CSV, into an account, and wait for it to finish. Rows that need a match wait on the import page."
+            "Import another tracker's export (Letterboxd, Trakt, TV Time, Simkl, IMDb) or a PopcornSwirl backup into an account, and wait for it to finish. Rows that need a match wait on the import page."
     )
 
     @Option(help: "The account's username.")
     var username: String
 
-    @Argument(help: "The export file.")
-    var file: String
+    @Argument(help: "The export: a ZIP, CSV or JSON file, or several files of one export (TV Time's CSVs), or the folder that holds them.")
+    var files: [String]
 
     func run() async throws {
-        let url = URL(fileURLWithPath: file)
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
-        guard size <= ImportReader.totalLimit else { throw ValidationError("\(file) is larger than \(ImportReader.totalLimit >> 20) MiB.") }
-        guard let data = FileManager.default.contents(atPath: url.path) else { throw ValidationError("Could not read \(file).") }
-        let (username, name) = (username, url.lastPathComponent)
+        var read: [(name: String, data: Data)] = []
+        var total = 0
+        for path in files {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { throw ValidationError("There is no file \(path).") }
+            let urls =
+                isFolder.boolValue
+                ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+                    .filter { [".csv", ".json"].contains(where: $0.lowercased().hasSuffix) }.map {
+                        URL(fileURLWithPath: path).appendingPathComponent($0)
+                    }
+                : [URL(fileURLWithPath: path)]
+            for url in urls {
+                total += (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+                guard total <= ImportReader.totalLimit else {
+                    throw ValidationError("The files add up to more than \(ImportReader.totalLimit >> 20) MiB.")
+                }
+                guard let data = FileManager.default.contents(atPath: url.path) else { throw ValidationError("Could not read \(url.path).") }
+                read.append((url.lastPathComponent, data))
+            }
+        }
+        guard !read.isEmpty else { throw ValidationError("No CSV or JSON file is in \(files.joined(separator: ", ")).") }
+        let (username, chosen) = (username, read)
         let job = try await withServices { services in
-            try await services.importFile(username: username, data: data, fileName: name) { job in
+            try await services.importFile(username: username, files: chosen) { job in
                 let estimate = ImportJob.estimateText(job.secondsLeft(at: Date())).map { ", \($0)" } ?? ""
                 print("\(job.percent) % (\(job.processed) of \(job.total) rows)\(estimate)\(job.message.map { ": \($0)" } ?? "")")
             }
