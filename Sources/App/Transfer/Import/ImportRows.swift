@@ -89,6 +89,13 @@ extension ImportRow {
             .contains(where: TextRules.hasControlCharacter)
     }
 
+    /// Watched at `moment` (nil: on no known day): its UTC day for the diary, and the moment
+    /// itself for Up Next's order.
+    mutating func markWatched(at moment: Date?) {
+        watchedOn = moment?.formatted(UTCFormatters.dayStyle)
+        watchedAt = moment?.ISO8601Format()
+    }
+
     static let controlCharacterReason = "The row holds a control character (such as NUL), which no text can hold: it was skipped."
 }
 

@@ -134,10 +134,7 @@ public enum SimklFiles {
             (watch.imdbID, watch.tvdbID, watch.tmdbID) = (row.imdbID, row.tvdbID, row.tmdbID)
             watch.episode = ImportedEpisode(season: season, number: number)
             watch.watched = true
-            if let at = episode.watched_at.flatMap(TraktFiles.moment) {
-                watch.watchedOn = at.formatted(UTCFormatters.dayStyle)
-                watch.watchedAt = at.ISO8601Format()
-            }
+            watch.markWatched(at: episode.watched_at.flatMap(TraktFiles.moment))
             read.rows.append(watch)
         }
     }
@@ -164,8 +161,7 @@ public enum SimklFiles {
         if let through, status != nil {
             row.watchedThrough = through
             row.watched = true
-            row.watchedOn = watchedAt?.formatted(UTCFormatters.dayStyle)
-            row.watchedAt = watchedAt?.ISO8601Format()
+            row.markWatched(at: watchedAt)
         }
     }
 

@@ -175,8 +175,7 @@ public enum TVTimeFiles {
             row.watched = true
             if let raw = value("created_at", fields) ?? value("updated_at", fields) {
                 guard let moment = TVTimeFiles.moment(raw) else { return .problem("“\(raw)” is not a date and time.") }
-                row.watchedOn = moment.formatted(UTCFormatters.dayStyle)
-                row.watchedAt = moment.ISO8601Format()
+                row.markWatched(at: moment)
             }
             let key = [
                 tvdb.map(String.init) ?? SearchQuery.fold(title).lowercased(), String(seasonNumber), String(episodeNumber), row.watchedAt ?? "",
