@@ -61,6 +61,10 @@ CLI_TIMEOUT = 60.0
 # --------------------------------------------------------------------------- helpers
 
 
+# An `extra_env` value for launch_app meaning "a free port, chosen at launch" (read it back from app.env).
+FREE_PORT = "<free port>"
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))
@@ -284,11 +288,17 @@ def _create_admin(env: dict, cwd: Path) -> None:
         )
 
 
-def _wait_healthy(process: subprocess.Popen, url: str, stderr_path: Path, timeout: float) -> None:
+class PortTaken(Exception):
+    """The app could not bind its port: another process took it between free_port() and the bind."""
+
+
+def _wait_healthy(process: subprocess.Popen, url: str, stderr_path: Path, timeout: float, port_may_be_taken: bool = False) -> None:
     deadline = time.monotonic() + timeout
     last_error = "no answer"
     while time.monotonic() < deadline:
         if process.poll() is not None:
+            if port_may_be_taken and "Address already in use" in tail(stderr_path):
+                raise PortTaken()
             pytest.fail(
                 f"the app exited with code {process.returncode} before {url} answered; its stderr:\n{tail(stderr_path)}",
                 pytrace=False,
@@ -344,12 +354,27 @@ def launch_app(stub, tmpdir: Path, extra_env: dict | None = None) -> App:
     )
     env.pop("ADMIN_TOKEN", None)  # no longer used by the app (it would only log a warning)
     env.update(extra_env or {})
+    chosen_ports = [key for key, value in (extra_env or {}).items() if value == FREE_PORT]
+    for key in chosen_ports:
+        env[key] = str(free_port())
     _create_admin(env, tmpdir)
     stdout_path, stderr_path = tmpdir / "app.stdout.log", tmpdir / "app.stderr.log"
-    with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
-        process = subprocess.Popen([str(APP_BINARY)], cwd=tmpdir, env=env, stdout=out, stderr=err)
-    _wait_healthy(process, f"http://127.0.0.1:{port}/healthz", stderr_path, APP_START_TIMEOUT)
-    return App(process, port, tmpdir, stdout_path, stderr_path, env)
+    # A port free_port() found can be taken before the app binds it (the other browser lane, or an
+    # outgoing connection's ephemeral port): then the app is started again on new ports.
+    for attempt in range(5):
+        if attempt > 0:
+            port = free_port()
+            env["PORT"] = str(port)
+            for key in chosen_ports:
+                env[key] = str(free_port())
+        with stdout_path.open("wb") as out, stderr_path.open("wb") as err:
+            process = subprocess.Popen([str(APP_BINARY)], cwd=tmpdir, env=env, stdout=out, stderr=err)
+        try:
+            _wait_healthy(process, f"http://127.0.0.1:{port}/healthz", stderr_path, APP_START_TIMEOUT, port_may_be_taken=attempt < 4)
+        except PortTaken:
+            continue
+        return App(process, port, tmpdir, stdout_path, stderr_path, env)
+    raise AssertionError("unreachable: the last attempt fails the test itself")
 
 
 @pytest.fixture(scope="session")

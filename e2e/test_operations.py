@@ -16,7 +16,7 @@ import urllib.request
 
 import pytest
 
-from conftest import Stub, free_port, launch_app
+from conftest import FREE_PORT, Stub, launch_app
 
 
 @pytest.fixture
@@ -39,13 +39,13 @@ def get(url: str, timeout: float = 10.0, headers: dict | None = None) -> tuple[i
 
 
 def test_shutdown_drains_then_finishes_requests_in_flight(stub, tmp_path):
-    metrics_port = free_port()
     app = launch_app(
         stub, tmp_path,
         # The default 1 s bound on waiting for an upstream (the suite raises it to 3 s elsewhere).
-        {"SHUTDOWN_DRAIN_SECONDS": "2", "SHUTDOWN_TIMEOUT_SECONDS": "5", "METRICS_PORT": str(metrics_port), "LOG_FORMAT": "json",
+        {"SHUTDOWN_DRAIN_SECONDS": "2", "SHUTDOWN_TIMEOUT_SECONDS": "5", "METRICS_PORT": FREE_PORT, "LOG_FORMAT": "json",
          "UPSTREAM_WAIT_MS": "1000"},
     )
+    metrics_port = int(app.env["METRICS_PORT"])
     try:
         # The metrics listener is its own port; the site's port has no /metrics.
         status, headers, text = get(f"http://127.0.0.1:{metrics_port}/metrics")
