@@ -25,6 +25,8 @@ public struct AppServices: Sendable {
     public let library: LibraryService
     public let diary: DiaryService
     public let customLists: CustomListService
+    /// What changed in a person's data, for devices keeping a copy (`GET /api/v1/changes`).
+    public let syncFeed: SyncFeed
     public let statistics: StatisticsService
     /// Backups and CSV exports of a person's data.
     public let exports: ExportService
@@ -150,6 +152,7 @@ public struct AppServices: Sendable {
         shopOrders = ShopOrders(database: database, clock: clock, secrets: offers.secrets, store: config.referringStore)
         diary = DiaryService(database: database, clock: clock)
         customLists = CustomListService(database: database, clock: clock)
+        syncFeed = SyncFeed(database: database, diary: diary, lists: customLists)
         statistics = StatisticsService(database: database, clock: clock)
         exports = ExportService(database: database, clock: clock)
         let kept = KeptFilms(store: store, clock: clock)

@@ -168,7 +168,9 @@ func apiController(_ services: AppServices, actions: LibraryActions) -> APIContr
         catalog: services.catalog, shows: services.shows, library: services.library, search: services.search,
         offers: services.offers, offerAdmin: services.offerAdmin, shopOrders: services.shopOrders, actions: actions, titles: services.titles,
         exports: services.exports, episodes: EpisodeActions(services), calendar: services.calendar, calendarFeeds: services.calendarFeeds,
-        integrations: services.integrations, accounts: services.accounts, publicURL: services.config.publicURL, clock: services.clock,
+        integrations: services.integrations, accounts: services.accounts,
+        sync: services.syncFeed,
+        publicURL: services.config.publicURL, clock: services.clock,
         logger: services.logger
     )
 }

@@ -55,11 +55,12 @@ extension APIController {
             favorite = change.favorite
             rating = change.rating.map(Self.ratingChange)
         }
-        let outcome = await actions.saveShow(id, favorite: favorite, rating: rating, profile: session.profileID) {
+        let outcome = await actions.saveShow(id, favorite: favorite, rating: rating, madeAt: input.headers.changeMadeAt, profile: session.profileID) {
             try await session.profileForWrite()
         }
         switch (outcome, outcome.problem(.show, id)) {
         case (.saved(let item?, _), _): return .ok(.init(body: .json(.init(item))))
+        case (.superseded(let detail), _): return .conflict(.init(body: .applicationProblemJson(.superseded(detail))))
         case (.saved(nil, _), _): return .noContent(.init())
         case (.invalidRating, let problem?):
             return .unprocessableContent(.init(body: .applicationProblemJson(.init(status: 422, detail: problem.detail))))
@@ -76,8 +77,9 @@ extension APIController {
         guard let id = Int(exactly: input.path.id), id > 0 else {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive TVMaze show id."))))
         }
-        let outcome = await actions.remove(id, kind: .show, profile: APIScope.session?.profileID)
+        let outcome = await actions.remove(id, kind: .show, profile: APIScope.session?.profileID, madeAt: input.headers.changeMadeAt)
         switch (outcome, outcome.problem(.show, id)) {
+        case (.superseded(let detail), _): return .conflict(.init(body: .applicationProblemJson(.superseded(detail))))
         case (.notInLists, let problem?): return .notFound(.init(body: .applicationProblemJson(.init(status: 404, detail: problem.detail))))
         case (_, let problem?): return .serviceUnavailable(.init(body: .applicationProblemJson(.init(status: 503, detail: problem.detail))))
         case (_, nil): return .noContent(.init())

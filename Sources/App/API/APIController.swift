@@ -22,6 +22,8 @@ struct APIController: APIProtocol {
     let calendarFeeds: CalendarFeeds
     let integrations: Integrations
     let accounts: AccountService
+    /// What changed in a person's data, for devices keeping a copy.
+    let sync: SyncFeed
     /// `PUBLIC_URL`, when set: the site's address in links the API gives (`SiteAddress`).
     let publicURL: String?
     let clock: any AppClock
@@ -123,11 +125,13 @@ struct APIController: APIProtocol {
         guard case .json(let body) = input.body else { throw HTTPError(.unsupportedMediaType) }
         guard let session = APIScope.session else { throw APIError.noSession }
         let change = LibraryChange(
-            favorite: body.favorite, watched: body.watched, note: body.note.map { .some($0) }, rating: body.rating.map(Self.ratingChange))
+            favorite: body.favorite, watched: body.watched, note: body.note.map { .some($0) }, rating: body.rating.map(Self.ratingChange),
+            madeAt: input.headers.changeMadeAt)
         let outcome = await actions.saveMovie(id, change: change, profile: session.profileID) { try await session.profileForWrite() }
         let problem = outcome.problem(.movie, id).map { Components.Schemas.Problem(status: $0.status.code, detail: $0.detail) }
         switch (outcome, problem) {
         case (.saved(let item?, _), _): return .ok(.init(body: .json(.init(item))))
+        case (.superseded(let detail), _): return .conflict(.init(body: .applicationProblemJson(.superseded(detail))))
         case (.titleNotFound, let problem?): return .notFound(.init(body: .applicationProblemJson(problem)))
         case (.invalidNote, let problem?), (.invalidRating, let problem?):
             return .unprocessableContent(.init(body: .applicationProblemJson(problem)))
@@ -142,8 +146,9 @@ struct APIController: APIProtocol {
         guard let id = Int(exactly: input.path.id), id > 0 else {
             return .badRequest(.init(body: .applicationProblemJson(.badRequest("id must be a positive iTunes track id."))))
         }
-        let outcome = await actions.remove(id, kind: .movie, profile: APIScope.session?.profileID)
+        let outcome = await actions.remove(id, kind: .movie, profile: APIScope.session?.profileID, madeAt: input.headers.changeMadeAt)
         switch (outcome, outcome.problem(.movie, id)) {
+        case (.superseded(let detail), _): return .conflict(.init(body: .applicationProblemJson(.superseded(detail))))
         case (.notInLists, let problem?): return .notFound(.init(body: .applicationProblemJson(.init(status: 404, detail: problem.detail))))
         case (_, let problem?): return .serviceUnavailable(.init(body: .applicationProblemJson(.init(status: 503, detail: problem.detail))))
         case (_, nil): return .noContent(.init())
@@ -165,6 +170,16 @@ extension Components.Schemas.Problem {
 
     static func badRequest(_ detail: String) -> Self { .init(status: 400, detail: detail) }
     static func notFound(_ detail: String) -> Self { .init(status: 404, detail: detail) }
+
+    /// A change made offline that a newer one beat (`Change-Made-At`): its own type, so a client
+    /// tells it from the 409 of an `Idempotency-Key` still being answered.
+    static func superseded(_ detail: String) -> Self {
+        var problem = Self(status: 409, detail: detail)
+        problem._type = supersededType
+        return problem
+    }
+
+    static let supersededType = "tag:popcornswirl.app,2026:superseded"
     static func unavailable(_ detail: String) -> Self { .init(status: 503, detail: detail) }
 }
 

@@ -63,6 +63,16 @@ public final class CustomListService: Sendable {
         return (rows.map { ListName(id: $0.id, name: $0.name) }, Set(rows.filter(\.holds).map(\.id)))
     }
 
+    /// Every title of the person's list, in its order (at most `CustomListError.itemLimit`); nil
+    /// when it is not theirs.
+    func allItems(profile: UUID, id: UUID) async throws -> (CustomList, [CustomListItem])? {
+        guard let list = try await list(profile: profile, id: id) else { return nil }
+        let rows = try await database.sql.select().columns(ItemRow.columns.map { SQLIdentifier($0) }).from("custom_list_items")
+            .where("list_id", .equal, SQLBind(list.id)).orderBy("position").limit(CustomListError.itemLimit)
+            .all(decoding: ItemRow.self)
+        return (list, rows.map(\.item))
+    }
+
     private func items(of list: CustomList, page: Int) async throws -> CustomListPage {
         let number = max(1, page)
         let rows = try await database.sql.select().columns(ItemRow.columns.map { SQLIdentifier($0) }).from("custom_list_items")

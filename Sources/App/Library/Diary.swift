@@ -252,6 +252,13 @@ public final class DiaryService: Sendable {
 
 /// Changing one watch: its day, rating and note, checked as when it was logged.
 extension DiaryService {
+    /// The person's watches with these ids (others' and unknown ids find nothing), rewatches marked.
+    func watches(profile: UUID, ids: [UUID]) async throws -> [Watch] {
+        guard !ids.isEmpty else { return [] }
+        let rows = try await Self.rows(database.sql.select(), profile: profile).where("id", .in, SQLBind.group(ids)).all(decoding: Row.self)
+        return try await markRewatches(rows, profile: profile)
+    }
+
     /// One of the person's own watches (nil for anyone else's).
     public func watch(profile: UUID?, id: UUID) async throws -> Watch? {
         guard let profile else { return nil }

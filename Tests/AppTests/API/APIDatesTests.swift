@@ -23,4 +23,12 @@ struct APIDatesTests {
             #expect(try fast.decode(text) == (try reference.decode(text)))
         }
     }
+
+    @Test("a time with a fraction of a second is read too (a client's Change-Made-At); a time that is not one is still refused")
+    func fractions() throws {
+        let dates = APIDates()
+        #expect(try dates.decode("2026-11-25T08:30:00.250Z") == Date(timeIntervalSince1970: 1_795_595_400.25))
+        #expect(try dates.decode("2026-11-25T08:30:00Z") == Date(timeIntervalSince1970: 1_795_595_400))
+        #expect(throws: (any Error).self) { try dates.decode("yesterday") }
+    }
 }

@@ -24,6 +24,7 @@ struct MigrationSchemaTests {
             "App.HardenCountsAndImports", "App.CreateEpisodes", "App.AddShowStatus", "App.CreateCalendar", "App.CreateNotifications",
             "App.CreateIntegrations",
             "App.CreateSeasonRatings",
+            "App.CreateSyncLog",
         ]
         #expect(AppDatabase.migrations.map(\.name) == expected)
         // Fluent's default name, which older versions of these migrations were recorded under.

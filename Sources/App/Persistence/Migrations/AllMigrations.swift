@@ -39,5 +39,6 @@ extension AppDatabase {
         CreateNotifications(),
         CreateIntegrations(),
         CreateSeasonRatings(),
+        CreateSyncLog(),
     ]
 }
