@@ -66,10 +66,11 @@ struct TestApp {
         }
     }
 
-    /// Runs requests against the router in-process.
-    func test<T: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
+    /// Runs requests against the router in-process, or (`.live`) against the server listening
+    /// on 127.0.0.1 (`client.port`; the app's config must name port 0).
+    func test<T: Sendable>(_ setup: TestingSetup = .router, _ body: @Sendable (any TestClientProtocol) async throws -> T) async throws -> T {
         let app = try await buildApplication(services: services)
-        return try await app.test(.router, body)
+        return try await app.test(setup, body)
     }
 }
 
