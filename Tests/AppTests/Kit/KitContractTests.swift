@@ -30,7 +30,10 @@ struct KitContractTests {
     @MainActor
     static func online(_ app: TestApp, profile: UUID, store: KitStore, port: Int) async throws {
         let url = try #require(URL(string: "http://127.0.0.1:\(port)"))
-        let api = APIClientFactory.makeClient(serverURL: url, token: { Self.token }, retry: .none)
+        // The whole suite runs at once on CI's two cores: an answer can take minutes there (the
+        // app's 30 s bound made a year's films fail), so the online part waits up to 10.
+        let api = APIClientFactory.makeClient(
+            serverURL: url, token: { Self.token }, transport: APIClientFactory.defaultTransport(timeout: .seconds(600)), retry: .none)
         let core = AppCore(api: api, store: store, serverURL: url, now: { app.clock.now() })
 
         // Movies of a year: the year's films; a favourite and a watched comment made on the screen.

@@ -43,12 +43,14 @@ public enum APIClientFactory {
         )
     }
 
-    /// The platform's default transport.
-    public static func defaultTransport() -> any ClientTransport {
+    /// The platform's default transport. `timeout` bounds a call on Linux (a screen then shows
+    /// its kept copy); URLSession keeps its own.
+    public static func defaultTransport(timeout: Duration = .seconds(30)) -> any ClientTransport {
         #if canImport(OpenAPIURLSession)
             URLSessionTransport()
         #else
-            AsyncHTTPClientTransport(configuration: .init(client: failFastClient, timeout: .seconds(30)))
+            AsyncHTTPClientTransport(
+                configuration: .init(client: failFastClient, timeout: .milliseconds(Int64(timeout.components.seconds * 1000))))
         #endif
     }
 
@@ -60,7 +62,8 @@ public enum APIClientFactory {
         static let failFastClient: HTTPClient = {
             var configuration = HTTPClient.Configuration()
             configuration.connectionPool.retryConnectionEstablishment = false
-            configuration.timeout = .init(connect: .seconds(5), read: .seconds(30))
+            // The call's own deadline (`defaultTransport(timeout:)`) bounds the answer.
+            configuration.timeout = .init(connect: .seconds(5))
             return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         }()
     #endif
